@@ -1,0 +1,49 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "contactsdb",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "ContactsDB", targets: ["ContactsDB"]),
+        .executable(name: "contactsdb", targets: ["ContactsDBCLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+    ],
+    targets: [
+        .target(
+            name: "ContactsDB",
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            plugins: ["EmbedResourcesPlugin"]
+        ),
+        .executableTarget(
+            name: "ContactsDBCLI",
+            dependencies: [
+                "ContactsDB",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // Compiles Schema/*.sql and Seeds/*.json into the library, so that a
+        // `contactsdb` binary copied alone still knows its migrations and seed.
+        .executableTarget(name: "EmbedResources"),
+        .plugin(
+            name: "EmbedResourcesPlugin",
+            capability: .buildTool(),
+            dependencies: ["EmbedResources"]
+        ),
+        .testTarget(
+            name: "ContactsDBTests",
+            dependencies: ["ContactsDB"]
+        ),
+        .testTarget(
+            name: "ContactsDBCLITests",
+            dependencies: ["ContactsDBCLI", "ContactsDB"]
+        ),
+    ]
+)

@@ -1,0 +1,67 @@
+import Foundation
+
+/// What can go wrong in the engine.
+///
+/// Each case's `errorDescription` is one sentence that names what was wrong
+/// and says what to do next. The wording is for people, not for parsing.
+public enum ContactsDBError: Error, LocalizedError, Equatable, Sendable {
+    /// A field of a contact breaks a rule of SPEC §Validation.
+    /// `field` is the JSON path of the field (`contacts[3].phones[0].value`).
+    case invalidContact(field: String, reason: String)
+    /// Input that is not well-formed JSON, with where it broke (1-based).
+    case malformedJSON(file: String, line: Int, column: Int, reason: String)
+    /// An input file that is missing or cannot be read.
+    case unreadableFile(path: String, reason: String)
+    /// One or more ids that name no contact.
+    case contactsNotFound(ids: [String])
+    /// An id given to a new contact that another contact already has.
+    case duplicateContactID(field: String, id: String)
+    /// The database holds migrations this build does not know.
+    case databaseTooNew(path: String, unknownMigrations: [String])
+    /// A migration recorded in the database differs from this build's file.
+    case migrationEdited(path: String, migration: String)
+    /// A migration failed; it was rolled back and the database stays at the
+    /// last migration that succeeded.
+    case migrationFailed(migration: String, reason: String)
+    /// A file that is not SQLite, or SQLite that is not a contacts database.
+    case notContactsDatabase(path: String, reason: String)
+    /// The database cannot be opened or written (permissions, missing
+    /// directory, read-only file system).
+    case databaseUnavailable(path: String, reason: String)
+    /// Another process kept the database locked past the busy timeout.
+    case databaseBusy(path: String)
+    /// Any other failure of the underlying database.
+    case databaseFailure(reason: String)
+
+    public var errorDescription: String? {
+        switch self {
+        case let .invalidContact(field, reason):
+            return "\(field): \(reason)"
+        case let .malformedJSON(file, line, column, reason):
+            return "\(file):\(line):\(column): not valid JSON: \(reason); fix the file and try again."
+        case let .unreadableFile(path, reason):
+            return "Cannot read \(path): \(reason)."
+        case let .contactsNotFound(ids):
+            let list = ids.map { "\"\($0)\"" }.joined(separator: ", ")
+            return ids.count == 1
+                ? "No contact has the id \(list); `contactsdb query` lists the ids."
+                : "No contacts have the ids \(list); nothing was changed."
+        case let .duplicateContactID(field, id):
+            return "\(field): the id \"\(id)\" is already taken by another contact; give another id or leave it out."
+        case let .databaseTooNew(path, unknown):
+            return "\(path) was written by a newer contactsdb (unknown migrations: \(unknown.joined(separator: ", "))); use that newer build to open it."
+        case let .migrationEdited(path, migration):
+            return "\(path) recorded migration \(migration) with a different checksum than this build's file; a shipped migration was edited, so restore it and add a new migration instead."
+        case let .migrationFailed(migration, reason):
+            return "Migration \(migration) failed and was rolled back (\(reason)); the database stays at the last good version."
+        case let .notContactsDatabase(path, reason):
+            return "\(path) is not a contacts database (\(reason)); pass another --db path."
+        case let .databaseUnavailable(path, reason):
+            return "Cannot open the database \(path): \(reason)."
+        case let .databaseBusy(path):
+            return "The database \(path) is busy: another process kept it locked past the busy timeout; try again later."
+        case let .databaseFailure(reason):
+            return "The database failed: \(reason)."
+        }
+    }
+}

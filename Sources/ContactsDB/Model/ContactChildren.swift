@@ -1,0 +1,72 @@
+/// The labels the engine knows; any other non-empty label is kept as given.
+public enum WellKnownLabel: String, CaseIterable, Sendable {
+    case mobile, home, work, main, other
+}
+
+public struct Phone: Hashable, Sendable {
+    /// A label: mobile, home, work, main, other, or a custom one.
+    public var type: String
+    /// The number as entered (white space tidied).
+    public var value: String
+
+    public init(type: String = WellKnownLabel.mobile.rawValue, value: String) {
+        self.type = type
+        self.value = value
+    }
+
+    /// The number in E.164 form, where its country is known.
+    public var e164: String? { PhoneNumber(value).e164 }
+
+    /// The number as an address book shows it: the Russian mask for +7,
+    /// the hyphenated national form for +82, otherwise as stored.
+    public var displayValue: String { PhoneNumber(value).display }
+}
+
+public struct Email: Hashable, Sendable {
+    public var type: String
+    public var value: String
+
+    public init(type: String = WellKnownLabel.home.rawValue, value: String) {
+        self.type = type
+        self.value = value
+    }
+}
+
+public struct Address: Hashable, Sendable {
+    public var type: String
+    public var street1: String
+    public var street2: String
+    public var city: String
+    public var state: String
+    public var zipcode: String
+    public var country: String
+
+    public init(
+        type: String = WellKnownLabel.home.rawValue, street1: String = "", street2: String = "",
+        city: String = "", state: String = "", zipcode: String = "", country: String = ""
+    ) {
+        self.type = type
+        self.street1 = street1
+        self.street2 = street2
+        self.city = city
+        self.state = state
+        self.zipcode = zipcode
+        self.country = country
+    }
+}
+
+public enum MessengerService: String, CaseIterable, Hashable, Sendable {
+    case telegram, whatsapp, viber, signal, threema
+}
+
+public struct Messenger: Hashable, Sendable {
+    /// One of ``MessengerService``'s raw values once validated; input is
+    /// matched case-insensitively and stored lower-case.
+    public var service: String
+    public var handle: String
+
+    public init(service: String, handle: String) {
+        self.service = service
+        self.handle = handle
+    }
+}

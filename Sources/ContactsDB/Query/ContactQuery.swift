@@ -1,0 +1,97 @@
+/// A request for contacts: filters that all must hold, one sort, and a page.
+///
+/// Queries are values: each modifier returns a changed copy. Repeated
+/// `filter(_:)` calls are ANDed; `sorted(by:descending:)` replaces the sort.
+///
+/// ```swift
+/// let query = ContactQuery()
+///     .filter(.has([.telegram, .phone, .email]))
+///     .sorted(by: .lastName, descending: true)
+///     .page(limit: 50)
+/// let contacts = try store.contacts(matching: query)
+/// ```
+public struct ContactQuery: Hashable, Sendable {
+    public private(set) var filters: [ContactFilter] = []
+    public private(set) var sort = ContactSort()
+    /// At most this many contacts; nil for every match.
+    public private(set) var limit: Int?
+    public private(set) var offset = 0
+
+    public init() {}
+
+    /// This query with one more filter, ANDed with the others.
+    public func filter(_ filter: ContactFilter) -> ContactQuery {
+        var copy = self
+        copy.filters.append(filter)
+        return copy
+    }
+
+    /// This query with its sort replaced.
+    public func sorted(by key: ContactSort.Key, descending: Bool = false) -> ContactQuery {
+        var copy = self
+        copy.sort = ContactSort(key: key, descending: descending)
+        return copy
+    }
+
+    /// This query with its sort reset to the default sectioned order.
+    public func unsorted() -> ContactQuery {
+        var copy = self
+        copy.sort = ContactSort()
+        return copy
+    }
+
+    /// This query limited to one page.
+    ///
+    /// - precondition: `limit` and `offset` are not negative.
+    public func page(limit: Int?, offset: Int = 0) -> ContactQuery {
+        precondition((limit ?? 0) >= 0 && offset >= 0, "a page cannot have a negative limit or offset")
+        var copy = self
+        copy.limit = limit
+        copy.offset = offset
+        return copy
+    }
+}
+
+/// One condition on a contact (SPEC §Semantics, Queries).
+public enum ContactFilter: Hashable, Sendable {
+    /// The contact has every one of these attributes.
+    case has(ContactAttributes)
+    /// Every word of the text is a prefix of a word of the first name, last
+    /// name or company, ignoring case and accents (Ё = Е, É = E, Й ≠ И).
+    case namePrefix(String)
+    /// The number's digits occur in one of the contact's normalized phone
+    /// numbers; the text is normalized like a stored number first.
+    case phone(String)
+    /// Case- and accent-insensitive "contains" on one field.
+    case emailContains(String)
+    case companyContains(String)
+    case cityContains(String)
+    case countryContains(String)
+    /// The contact files under this section label ("A", "Ж", "ㄱ", "#").
+    case section(String)
+}
+
+/// A sort key and its direction. The default is the sectioned order:
+/// section index, then sortName, then id.
+public struct ContactSort: Hashable, Sendable {
+    public enum Key: String, CaseIterable, Sendable {
+        case name
+        case firstName = "first-name"
+        case lastName = "last-name"
+        case company
+    }
+
+    public var key: Key = .name
+    public var descending = false
+
+    public init(key: Key = .name, descending: Bool = false) {
+        self.key = key
+        self.descending = descending
+    }
+}
+
+/// One section of the index: its label and how many contacts it holds.
+public struct SectionCount: Hashable, Sendable {
+    public var sectionKey: String
+    public var count: Int
+}

@@ -1,0 +1,131 @@
+import Foundation
+import GRDB
+
+/// A seed file imported into a database, as recorded in `seedImport`.
+public struct SeedImport: Hashable, Sendable {
+    /// SHA-256 of the file's bytes: the seed's identity.
+    public var checksum: String
+    /// Where it came from: `bundled` or the file name given.
+    public var source: String
+    public var contactCount: Int
+    public var importedAt: Date
+}
+
+/// What ``ContactStore/seed(_:source:progress:)`` did.
+public enum SeedOutcome: Hashable, Sendable {
+    case imported(SeedImport)
+    /// This seed (same checksum) was imported before; nothing was written.
+    case alreadyImported(SeedImport)
+}
+
+/// Reports import progress: bytes read so far, and the total.
+public typealias ImportProgress = (_ bytesRead: Int, _ totalBytes: Int) -> Void
+
+/// The default seed compiled into this build.
+public enum BundledSeed {
+    public static let source = "bundled"
+    public static let data: Data = EmbeddedResources.seeds
+        .first { $0.name.hasSuffix(".json") }
+        .flatMap { Data(base64Encoded: $0.base64) } ?? Data("[]".utf8)
+}
+
+extension ContactStore {
+    // MARK: - Importing
+
+    /// Adds every contact of a JSON file (SPEC's format), all or nothing, in
+    /// one transaction. Not recorded as a seed: importing twice adds twice
+    /// (and fails on ids given twice).
+    ///
+    /// - returns: how many contacts were added.
+    /// - throws: `.malformedJSON` with line and column, `.invalidContact`
+    ///   naming the record and field (`contacts[3].phones[0].value`), or
+    ///   `.duplicateContactID`; nothing is written.
+    @discardableResult
+    public func importContacts(_ data: Data, source: String, progress: ImportProgress? = nil) throws -> Int {
+        try write { db in try SeedImporter.insertAll(data, source: source, progress: progress, db) }
+    }
+
+    // MARK: - Seeding
+
+    /// Imports a seed once per database: a second call with the same bytes
+    /// reports the first import and writes nothing.
+    public func seed(_ data: Data, source: String, progress: ImportProgress? = nil) throws -> SeedOutcome {
+        try write { db in try SeedImporter.seed(data, source: source, progress: progress, db) }
+    }
+
+    /// Records that this database declines the bundled seed: no open will
+    /// import it, though ``seed(_:source:progress:)`` still can.
+    public func declineBundledSeed() throws {
+        try write { db in
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO setting (key, value) VALUES (?, ?)",
+                arguments: [SeedImporter.declinedKey, Timestamp.string(from: Date())])
+        }
+    }
+
+    /// Every seed imported into this database, oldest first.
+    public func seedImports() throws -> [SeedImport] {
+        try read { db in try SeedImporter.imports(db) }
+    }
+
+    /// When the bundled seed was declined, if it was.
+    public func bundledSeedDeclinedAt() throws -> Date? {
+        try read { db in
+            try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [SeedImporter.declinedKey])
+                .flatMap(Timestamp.date(from:))
+        }
+    }
+}
+
+/// The SQL side of seeding and importing.
+enum SeedImporter {
+    static let declinedKey = "bundledSeedDeclinedAt"
+
+    /// Imports the bundled seed if this database was never seeded and did
+    /// not decline it; checked and done in one write transaction, so two
+    /// processes opening a new database import it once.
+    static func seedIfFirstOpen(_ db: Database) throws -> SeedImport? {
+        let isSettled = try Bool.fetchOne(db, sql: """
+            SELECT EXISTS (SELECT 1 FROM seedImport) OR EXISTS (SELECT 1 FROM setting WHERE key = ?)
+            """, arguments: [declinedKey]) ?? false
+        guard !isSettled else { return nil }
+        guard case let .imported(record) = try seed(BundledSeed.data, source: BundledSeed.source, progress: nil, db)
+        else { return nil }
+        return record
+    }
+
+    static func seed(_ data: Data, source: String, progress: ImportProgress?, _ db: Database) throws -> SeedOutcome {
+        let checksum = Checksum.sha256(data)
+        if let earlier = try imports(db).first(where: { $0.checksum == checksum }) {
+            return .alreadyImported(earlier)
+        }
+        let count = try insertAll(data, source: source, progress: progress, db)
+        let record = SeedImport(checksum: checksum, source: source, contactCount: count, importedAt: Date())
+        try db.execute(
+            sql: "INSERT INTO seedImport (checksum, source, contactCount, importedAt) VALUES (?, ?, ?, ?)",
+            arguments: [checksum, source, count, Timestamp.string(from: record.importedAt)])
+        return .imported(record)
+    }
+
+    static func insertAll(_ data: Data, source: String, progress: ImportProgress?, _ db: Database) throws -> Int {
+        let now = Timestamp.string(from: Date())
+        var count = 0
+        try JSONElementStream(data: data, fileName: source).forEachElement { index, bytes, offset in
+            let path = "contacts[\(index)]"
+            let draft = try ContactJSON.decode(bytes, at: path, file: source).draft
+            _ = try ContactWriter.insert(try ContactValidator.validated(draft, at: path), at: path, now: now, db)
+            count += 1
+            progress?(offset + bytes.count, data.count)
+        }
+        return count
+    }
+
+    static func imports(_ db: Database) throws -> [SeedImport] {
+        try Row.fetchAll(db, sql: "SELECT checksum, source, contactCount, importedAt FROM seedImport ORDER BY importedAt")
+            .map { row in
+                SeedImport(
+                    checksum: row[0], source: row[1], contactCount: row[2],
+                    importedAt: Timestamp.date(from: row[3]) ?? Date(timeIntervalSince1970: 0))
+            }
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+
+/// SPEC §Validation: checks a draft and returns it tidied (names trimmed and
+/// collapsed, labels canonical, services lower-case), or throws
+/// ``ContactsDBError/invalidContact(field:reason:)`` naming the first field
+/// that breaks a rule.
+enum ContactValidator {
+    /// Longest accepted text field, in characters: a limit stated as an error
+    /// rather than a silent truncation.
+    static let maxTextLength = 1_000
+    /// Most phones, emails, addresses or messengers one contact may hold.
+    static let maxChildren = 100
+
+    /// - parameter path: the JSON path of the contact (`contacts[3]`), or ""
+    ///   for a contact given on its own.
+    static func validated(_ draft: ContactDraft, at path: String = "") throws -> ContactDraft {
+        func field(_ name: String) -> String { path.isEmpty ? name : "\(path).\(name)" }
+        var result = draft
+        if let id = draft.id {
+            let tidied = id.trimmingCharacters(in: .whitespaces)
+            try require(!tidied.isEmpty, field("id"), "an id cannot be empty; leave it out to get a new one.")
+            try checkLength(tidied, field("id"))
+            result.id = tidied
+        }
+        result.firstName = try name(draft.firstName, field("firstName"))
+        result.lastName = try name(draft.lastName, field("lastName"))
+        result.company = try name(draft.company, field("company"))
+        try require(
+            result.firstName != nil || result.lastName != nil || result.company != nil,
+            field("firstName"), "a contact needs at least one of first name, last name or company.")
+        if let age = draft.age {
+            try require((0...999).contains(age), field("age"), "\(age) is out of range; an age is a whole number from 0 to 999.")
+        }
+        for (list, count) in [("phones", draft.phones.count), ("emails", draft.emails.count),
+                              ("addresses", draft.addresses.count), ("messengers", draft.messengers.count)] {
+            try require(count <= maxChildren, field(list), "\(count) entries is too many; a contact holds at most \(maxChildren).")
+        }
+        result.phones = try draft.phones.enumerated().map { index, phone in
+            try validated(phone, at: field("phones[\(index)]"))
+        }
+        result.emails = try draft.emails.enumerated().map { index, email in
+            try validated(email, at: field("emails[\(index)]"))
+        }
+        result.addresses = try draft.addresses.enumerated().map { index, address in
+            try validated(address, at: field("addresses[\(index)]"))
+        }
+        result.messengers = try draft.messengers.enumerated().map { index, messenger in
+            try validated(messenger, at: field("messengers[\(index)]"))
+        }
+        return result
+    }
+
+    // MARK: - Children
+
+    private static func validated(_ phone: Phone, at path: String) throws -> Phone {
+        let value = Text.tidy(phone.value)
+        try checkLength(value, "\(path).value")
+        let shown = quoted(value)
+        for (offset, scalar) in value.unicodeScalars.enumerated() {
+            let allowed = ("0"..."9").contains(scalar) || " -.()".unicodeScalars.contains(scalar)
+                || (scalar == "+" && offset == 0)
+            try require(allowed, "\(path).value",
+                "\(shown) contains \(quoted(String(scalar))); a phone holds digits, an optional leading \"+\", and only spaces, dashes, dots and parentheses besides.")
+        }
+        let digitCount = PhoneNumber(value).digits.count
+        try require((9...15).contains(digitCount), "\(path).value",
+            "\(shown) has \(digitCount) digits; a phone needs 9 to 15.")
+        return Phone(type: try label(phone.type, default: .mobile, at: "\(path).type"), value: value)
+    }
+
+    private static func validated(_ email: Email, at path: String) throws -> Email {
+        let value = email.value.trimmingCharacters(in: .whitespacesAndNewlines)
+        try checkLength(value, "\(path).value")
+        let parts = value.split(separator: "@", omittingEmptySubsequences: false)
+        let isValid = parts.count == 2 && !parts[0].isEmpty
+            && !value.contains(where: { $0.isWhitespace })
+            && parts[1].split(separator: ".", omittingEmptySubsequences: false).count >= 2
+            && !parts[1].split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty)
+        try require(isValid, "\(path).value",
+            "\(quoted(value)) is not an email address; it needs one \"@\" between a non-empty local part and a dotted domain, and no spaces.")
+        return Email(type: try label(email.type, default: .home, at: "\(path).type"), value: value)
+    }
+
+    private static func validated(_ address: Address, at path: String) throws -> Address {
+        var result = address
+        for (name, keyPath) in [("street1", \Address.street1), ("street2", \.street2), ("city", \.city),
+                                ("state", \.state), ("zipcode", \.zipcode), ("country", \.country)] {
+            result[keyPath: keyPath] = Text.tidy(address[keyPath: keyPath])
+            try checkLength(result[keyPath: keyPath], "\(path).\(name)")
+        }
+        let isEmpty = [result.street1, result.street2, result.city, result.state, result.zipcode, result.country]
+            .allSatisfy(\.isEmpty)
+        try require(!isEmpty, path, "an address needs at least one of street1, street2, city, state, zipcode or country.")
+        result.type = try label(address.type, default: .home, at: "\(path).type")
+        return result
+    }
+
+    private static func validated(_ messenger: Messenger, at path: String) throws -> Messenger {
+        let service = messenger.service.trimmingCharacters(in: .whitespaces).lowercased()
+        try require(MessengerService(rawValue: service) != nil, "\(path).service",
+            "\(quoted(messenger.service)) is not a messenger service; use one of \(MessengerService.allCases.map(\.rawValue).joined(separator: ", ")).")
+        let handle = Text.tidy(messenger.handle)
+        try require(!handle.isEmpty, "\(path).handle", "a \(service) handle cannot be empty.")
+        try checkLength(handle, "\(path).handle")
+        return Messenger(service: service, handle: handle)
+    }
+
+    // MARK: - Non public
+
+    private static func name(_ name: String?, _ field: String) throws -> String? {
+        let tidied = Text.tidyOrNil(name)
+        if let tidied { try checkLength(tidied, field) }
+        return tidied
+    }
+
+    /// A well-known label in its canonical spelling, a custom one as given,
+    /// or `fallback` when empty.
+    private static func label(_ label: String, default fallback: WellKnownLabel, at field: String) throws -> String {
+        let tidied = Text.tidy(label)
+        try checkLength(tidied, field)
+        if tidied.isEmpty { return fallback.rawValue }
+        return WellKnownLabel(rawValue: tidied.lowercased())?.rawValue ?? tidied
+    }
+
+    private static func checkLength(_ text: String, _ field: String) throws {
+        try require(text.count <= maxTextLength, field,
+            "the value is \(text.count) characters long; the limit is \(maxTextLength).")
+    }
+
+    private static func require(_ condition: Bool, _ field: String, _ reason: @autoclosure () -> String) throws {
+        if !condition { throw ContactsDBError.invalidContact(field: field, reason: reason()) }
+    }
+
+    /// A value for a message, shortened so one bad field cannot flood stderr.
+    private static func quoted(_ value: String) -> String {
+        let shown = value.count > 40 ? value.prefix(40) + "…" : Substring(value)
+        return "\"\(shown.unicodeScalars.map { $0.properties.isWhitespace || $0.value >= 0x20 ? String($0) : "\\u{\(String($0.value, radix: 16))}" }.joined())\""
+    }
+}

@@ -1,0 +1,22 @@
+import ArgumentParser
+import ContactsDB
+
+extension ContactsDBCommand {
+    struct Import: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Add every contact of a JSON file, all or nothing.",
+            discussion: "Unlike `seed`, importing is not tracked: importing a file twice adds its contacts twice.")
+
+        @OptionGroup var database: DatabaseOptions
+        @Argument(help: "A JSON file in the seed format; - for stdin.") var file: String
+
+        func run() throws {
+            let data = try InputFile.read(file)
+            let store = try database.openStore()
+            let progress = Terminal.ProgressBar(label: "Importing")
+            let count = try store.importContacts(data, source: InputFile.displayName(file), progress: progress.update)
+            progress.finish()
+            print("Imported \(count) contacts from \(InputFile.displayName(file)).")
+        }
+    }
+}

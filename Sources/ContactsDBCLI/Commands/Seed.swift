@@ -1,0 +1,34 @@
+import ArgumentParser
+import ContactsDB
+import Foundation
+
+extension ContactsDBCommand {
+    struct Seed: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Import a seed file once per database (default: the bundled seed).",
+            discussion: """
+                A seed is known by its content checksum: running `seed` again with the same file says when \
+                it was imported and changes nothing. The bundled seed can be seeded here even after \
+                `init --no-seed` declined it.
+                """)
+
+        @OptionGroup var database: DatabaseOptions
+        @Argument(help: "A JSON file in the seed format; - for stdin.") var file: String?
+
+        func run() throws {
+            let data = try file.map(InputFile.read) ?? BundledSeed.data
+            let source = file.map(InputFile.displayName) ?? BundledSeed.source
+            let store = try database.openStore(seedsOnFirstOpen: false)
+            let progress = Terminal.ProgressBar(label: "Seeding")
+            let outcome = try store.seed(data, source: source, progress: progress.update)
+            progress.finish()
+            switch outcome {
+            case .imported(let seed):
+                print("Imported the \(source) seed: \(seed.contactCount) contacts.")
+            case .alreadyImported(let seed):
+                print("The \(source) seed was already imported on \(Timestamp.string(from: seed.importedAt)) "
+                      + "(\(seed.contactCount) contacts, as \"\(seed.source)\"); nothing was changed.")
+            }
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import ArgumentParser
+import ContactsDB
+import Foundation
+
+@main
+struct ContactsDBCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "contactsdb",
+        abstract: "A local contacts database: seed, query, add, update, delete, import and export contacts.",
+        discussion: """
+            The database is --db PATH, else $CONTACTSDB_PATH, else \
+            $XDG_DATA_HOME/contactsdb/contacts.sqlite (~/.local/share/… when XDG_DATA_HOME is unset). \
+            Every command creates and migrates it when needed, and imports the bundled seed on first use.
+            """,
+        version: "0.1.0",
+        subcommands: [
+            Init.self, Migrate.self, Seed.self, Query.self, Show.self, Add.self, Update.self,
+            Delete.self, Import.self, Export.self,
+        ])
+
+    /// Runs the command and turns every failure into one sentence on stderr
+    /// and the exit code SPEC.md gives it.
+    static func main() {
+        do {
+            var command = try parseAsRoot(movingGlobalOptions(Array(CommandLine.arguments.dropFirst())))
+            try command.run()
+        } catch let error as ContactsDBError {
+            Terminal.printError(error.localizedDescription)
+            Foundation.exit(error.exitCode)
+        } catch {
+            exit(withError: error)
+        }
+    }
+}
+
+/// `contactsdb --db PATH COMMAND …` → `contactsdb COMMAND … --db PATH`:
+/// each command declares `--db`, and ArgumentParser reads a command's
+/// options only after its name.
+func movingGlobalOptions(_ arguments: [String]) -> [String] {
+    var global: [String] = []
+    var rest = arguments[...]
+    while let first = rest.first {
+        if first == "--db", rest.count >= 2 {
+            global += rest.prefix(2)
+            rest = rest.dropFirst(2)
+        } else if first.hasPrefix("--db=") {
+            global.append(first)
+            rest = rest.dropFirst()
+        } else {
+            break
+        }
+    }
+    guard !global.isEmpty, !rest.isEmpty else { return arguments }
+    let end = rest.firstIndex(of: "--") ?? rest.endIndex
+    return Array(rest[..<end]) + global + Array(rest[end...])
+}
+
+extension ContactsDBError {
+    /// SPEC's exit codes: the one place domain errors meet them.
+    var exitCode: Int32 {
+        switch self {
+        case .contactsNotFound: return 1
+        case .invalidContact, .malformedJSON, .duplicateContactID: return 65
+        case .unreadableFile: return 66
+        case .databaseTooNew, .migrationEdited, .notContactsDatabase, .databaseUnavailable, .databaseBusy: return 74
+        case .migrationFailed, .databaseFailure: return 70
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import ArgumentParser
+import ContactsDB
+import Foundation
+
+/// The fields `add` and `update` take, from flags or from `--json`.
+struct ContactInputOptions: ParsableArguments {
+    @Option(help: "First name.") var firstName: String?
+    @Option(help: "Last name.") var lastName: String?
+    @Option(help: "Company.") var company: String?
+    @Option(help: "Age, a whole number from 0 to 999.") var age: Int?
+
+    @Option(name: .customLong("phone"), help: ArgumentHelp(
+        "A phone number, optionally labelled (mobile, home, work, main, other, or your own). Repeatable.",
+        valueName: "[type:]number"))
+    var phones: [String] = []
+
+    @Option(name: .customLong("email"), help: ArgumentHelp("An email address, optionally labelled. Repeatable.",
+                                                           valueName: "[type:]address"))
+    var emails: [String] = []
+
+    @Option(name: .customLong("messenger"), help: ArgumentHelp(
+        "A messenger: telegram, whatsapp, viber, signal or threema, and the handle. Repeatable.",
+        valueName: "service:handle"))
+    var messengers: [String] = []
+
+    @Option(name: .customLong("json"), help: ArgumentHelp("Read the contact from a JSON file, or - for stdin.",
+                                                          valueName: "file"))
+    var jsonFile: String?
+
+    var hasFieldFlags: Bool {
+        firstName != nil || lastName != nil || company != nil || age != nil
+            || !phones.isEmpty || !emails.isEmpty || !messengers.isEmpty
+    }
+
+    func validate() throws {
+        if jsonFile != nil && hasFieldFlags {
+            throw ValidationError("Please give either --json or field options such as --first-name, not both.")
+        }
+        for messenger in messengers where !messenger.contains(":") {
+            throw ValidationError("Please write --messenger as SERVICE:HANDLE, e.g. telegram:@ivan (got \"\(messenger)\").")
+        }
+    }
+
+    /// Sets the fields named by flags; a list flag replaces the whole list.
+    func apply(to draft: inout ContactDraft) {
+        if let firstName { draft.firstName = firstName }
+        if let lastName { draft.lastName = lastName }
+        if let company { draft.company = company }
+        if let age { draft.age = age }
+        if !phones.isEmpty {
+            draft.phones = phones.map { let (type, value) = Self.labelled($0); return Phone(type: type, value: value) }
+        }
+        if !emails.isEmpty {
+            draft.emails = emails.map { let (type, value) = Self.labelled($0); return Email(type: type, value: value) }
+        }
+        if !messengers.isEmpty {
+            draft.messengers = messengers.map { text in
+                let parts = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+                return Messenger(service: String(parts[0]), handle: parts.count > 1 ? String(parts[1]) : "")
+            }
+        }
+    }
+
+    /// `work:+7 912 …` → ("work", "+7 912 …"); no label → ("", value),
+    /// which validation reads as the default label.
+    private static func labelled(_ text: String) -> (String, String) {
+        guard let colon = text.firstIndex(of: ":") else { return ("", text) }
+        let label = text[..<colon]
+        guard !label.isEmpty, !label.contains(where: { $0.isNumber || $0 == "+" || $0 == "@" || $0 == "(" })
+        else { return ("", text) }
+        return (String(label), String(text[text.index(after: colon)...]))
+    }
+}
+
+/// Reading input files: a path, or "-" for stdin.
+enum InputFile {
+    /// The file's bytes, memory-mapped where possible so that a large file
+    /// is not read into memory at once.
+    static func read(_ path: String) throws -> Data {
+        if path == "-" { return FileHandle.standardInput.readDataToEndOfFile() }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw ContactsDBError.unreadableFile(path: path, reason: "no such file")
+        }
+        guard !isDirectory.boolValue else {
+            throw ContactsDBError.unreadableFile(path: path, reason: "it is a directory")
+        }
+        do {
+            return try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
+        } catch {
+            throw ContactsDBError.unreadableFile(path: path, reason: "permission denied or I/O error")
+        }
+    }
+
+    static func displayName(_ path: String) -> String {
+        path == "-" ? "stdin" : (path as NSString).lastPathComponent
+    }
+}

@@ -1,0 +1,45 @@
+import ArgumentParser
+import ContactsDB
+import Foundation
+
+/// `--db PATH`, and how every command opens the database.
+struct DatabaseOptions: ParsableArguments {
+    @Option(name: .customLong("db"), help: ArgumentHelp(
+        "The database file (default: $CONTACTSDB_PATH, else $XDG_DATA_HOME/contactsdb/contacts.sqlite).",
+        valueName: "path"))
+    var explicitPath: String?
+
+    /// `--db`, else `CONTACTSDB_PATH`, else the XDG data directory.
+    var path: String {
+        if let explicitPath { return explicitPath }
+        let environment = ProcessInfo.processInfo.environment
+        if let path = environment["CONTACTSDB_PATH"], !path.isEmpty { return path }
+        let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? (NSHomeDirectory() as NSString).appendingPathComponent(".local/share")
+        return (dataHome as NSString).appendingPathComponent("contactsdb/contacts.sqlite")
+    }
+
+    /// Opens the database (create, migrate, seed once). When this open
+    /// imported the bundled seed, says so in one line on stderr.
+    func openStore() throws -> ContactStore {
+        let store = try openStore(seedsOnFirstOpen: true)
+        if let seed = store.openReport.seedImport {
+            Terminal.printNotice("Imported the bundled seed (\(seed.contactCount) contacts) into the new database \(store.path).")
+        }
+        return store
+    }
+
+    func openStore(seedsOnFirstOpen: Bool) throws -> ContactStore {
+        let path = self.path
+        // Only the default location's directory is created; a mistyped --db
+        // directory is an error, not a surprise folder.
+        if explicitPath == nil && ProcessInfo.processInfo.environment["CONTACTSDB_PATH"] == nil {
+            try? FileManager.default.createDirectory(
+                atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
+        }
+        var options = ContactStore.Options()
+        options.seedsOnFirstOpen = seedsOnFirstOpen
+        return try ContactStore.open(at: path, options: options)
+    }
+}

@@ -1,0 +1,95 @@
+import ContactsDB
+import Foundation
+
+/// Prints contacts in each output format.
+enum ContactPrinter {
+    static let noMatch = "No contacts match these filters."
+
+    static func print(_ contacts: [Contact], as format: OutputFormat) {
+        switch format {
+        case .table:
+            Swift.print(table(contacts), terminator: "")
+        case .json:
+            Swift.print(contacts.isEmpty ? "[]" : "[\n" + contacts.map(\.jsonText).joined(separator: ",\n") + "\n]")
+        case .ndjson:
+            for contact in contacts { Swift.print(contact.jsonText) }
+        case .csv:
+            Swift.print(csv(contacts), terminator: "")
+        }
+    }
+
+    /// Aligned columns: name, first phone (display form), first email,
+    /// messenger services, id. "+N" marks further phones or emails.
+    static func table(_ contacts: [Contact]) -> String {
+        guard !contacts.isEmpty else { return noMatch + "\n" }
+        func more(_ count: Int) -> String { count > 1 ? " +\(count - 1)" : "" }
+        let header = ["NAME", "PHONE", "EMAIL", "MESSENGERS", "ID"]
+        let rows = contacts.map { contact in
+            [
+                contact.displayName,
+                (contact.phones.first?.displayValue ?? "") + more(contact.phones.count),
+                (contact.emails.first?.value ?? "") + more(contact.emails.count),
+                contact.messengers.map(\.service).joined(separator: ", "),
+                contact.id,
+            ]
+        }
+        return alignedColumns([header] + rows)
+    }
+
+    /// One contact with every field and child, for `show`.
+    static func detail(_ contact: Contact) -> String {
+        var lines: [(String, String)] = [
+            ("id", contact.id),
+            ("first name", contact.firstName ?? ""),
+            ("last name", contact.lastName ?? ""),
+            ("company", contact.company ?? ""),
+            ("age", contact.age.map(String.init) ?? ""),
+            ("section", contact.sectionKey),
+        ]
+        lines += contact.phones.map { ("phone (\($0.type))", $0.displayValue) }
+        lines += contact.emails.map { ("email (\($0.type))", $0.value) }
+        lines += contact.addresses.map { address in
+            let parts = [address.street1, address.street2, address.city, address.state, address.zipcode, address.country]
+            return ("address (\(address.type))", parts.filter { !$0.isEmpty }.joined(separator: ", "))
+        }
+        lines += contact.messengers.map { ($0.service, $0.handle) }
+        lines += [
+            ("created", Timestamp.string(from: contact.createdAt)),
+            ("updated", Timestamp.string(from: contact.updatedAt)),
+        ]
+        let shown = lines.filter { !$0.1.isEmpty }
+        let width = shown.map { Terminal.width($0.0) }.max() ?? 0
+        return contact.displayName + "\n"
+            + shown.map { "  " + Terminal.padded($0.0 + ":", to: width + 1) + " " + $0.1 + "\n" }.joined()
+    }
+
+    static func alignedColumns(_ rows: [[String]]) -> String {
+        let widths = rows[0].indices.map { column in rows.map { Terminal.width($0[column]) }.max() ?? 0 }
+        return rows.map { row in
+            row.enumerated().map { column, cell in
+                column == row.count - 1 ? cell : Terminal.padded(cell, to: widths[column])
+            }.joined(separator: "  ") + "\n"
+        }.joined()
+    }
+
+    /// RFC 4180: a header row; lists joined with "; ".
+    static func csv(_ contacts: [Contact]) -> String {
+        var lines = [["id", "displayName", "firstName", "lastName", "company", "age", "sectionKey",
+                      "phones", "emails", "messengers"]]
+        for contact in contacts {
+            lines.append([
+                contact.id, contact.displayName, contact.firstName ?? "", contact.lastName ?? "",
+                contact.company ?? "", contact.age.map(String.init) ?? "", contact.sectionKey,
+                contact.phones.map(\.value).joined(separator: "; "),
+                contact.emails.map(\.value).joined(separator: "; "),
+                contact.messengers.map { "\($0.service):\($0.handle)" }.joined(separator: "; "),
+            ])
+        }
+        return lines.map { $0.map(csvField).joined(separator: ",") + "\r\n" }.joined()
+    }
+
+    private static func csvField(_ field: String) -> String {
+        guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return field }
+        return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+
+/// Writing to the terminal: stdout for results, stderr for the rest.
+enum Terminal {
+    static func printError(_ message: String) {
+        writeStandardError("Error: \(message)\n")
+    }
+
+    /// A line about what happened besides the command's result.
+    static func printNotice(_ message: String) {
+        writeStandardError("\(message)\n")
+    }
+
+    static func writeStandardError(_ text: String) {
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+
+    static var isStandardErrorATerminal: Bool { isatty(STDERR_FILENO) == 1 }
+
+    /// Columns a string takes on a terminal: East Asian wide characters
+    /// (Hangul, Han, kana, full-width forms) take two.
+    static func width(_ text: String) -> Int {
+        text.unicodeScalars.reduce(0) { total, scalar in
+            switch scalar.value {
+            case 0x0300...0x036F, 0x200B...0x200F: return total
+            case 0x1100...0x115F, 0x2E80...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F,
+                 0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x20000...0x3FFFD:
+                return total + 2
+            default: return total + 1
+            }
+        }
+    }
+
+    static func padded(_ text: String, to width: Int) -> String {
+        text + String(repeating: " ", count: max(0, width - Self.width(text)))
+    }
+
+    /// A progress bar on stderr, drawn only when stderr is a terminal and
+    /// redrawn only when its percentage changes.
+    final class ProgressBar {
+        private var lastPercent = -1
+        private let label: String
+
+        init(label: String) { self.label = label }
+
+        func update(done: Int, total: Int) {
+            guard Terminal.isStandardErrorATerminal, total > 0 else { return }
+            let percent = min(100, done * 100 / total)
+            guard percent != lastPercent else { return }
+            lastPercent = percent
+            let filled = percent * 30 / 100
+            let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: 30 - filled)
+            Terminal.writeStandardError("\r\(label) [\(bar)] \(percent)%")
+        }
+
+        func finish() {
+            if lastPercent >= 0 { Terminal.writeStandardError("\n") }
+        }
+    }
+}
