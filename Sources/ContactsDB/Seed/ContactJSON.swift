@@ -89,7 +89,7 @@ public struct ContactJSON: Decodable, Sendable {
             case "firstName": changes.append(.firstName(try container.decodeIfPresent(String.self, forKey: key)))
             case "lastName": changes.append(.lastName(try container.decodeIfPresent(String.self, forKey: key)))
             case "company": changes.append(.company(try container.decodeIfPresent(String.self, forKey: key)))
-            case "age": changes.append(.age(try container.decodeIfPresent(Int.self, forKey: key)))
+            case "age": changes.append(.age(try Self.decodeAge(container, key)))
             case "phones":
                 let items = try container.decodeIfPresent([PhoneJSON].self, forKey: key) ?? []
                 changes.append(.phones(items.map(\.phone)))
@@ -106,6 +106,19 @@ public struct ContactJSON: Decodable, Sendable {
                 continue  // a derived field
             }
         }
+    }
+}
+
+extension ContactJSON {
+    /// JSON numbers may be written 34, 34.0 or 3.4e1; only whole ones fit.
+    private static func decodeAge(_ container: KeyedDecodingContainer<JSONPath.Key>, _ key: JSONPath.Key) throws -> Int? {
+        guard let number = try container.decodeIfPresent(Double.self, forKey: key) else { return nil }
+        guard let age = Int(exactly: number) else {
+            throw ContactsDBError.invalidContact(
+                field: JSONPath.describe(container.codingPath + [key]),
+                reason: "\(number) is not a whole number; an age is a whole number from 0 to 999.")
+        }
+        return age
     }
 }
 

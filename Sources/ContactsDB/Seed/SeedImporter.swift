@@ -100,10 +100,11 @@ enum SeedImporter {
             return .alreadyImported(earlier)
         }
         let count = try insertAll(data, source: source, progress: progress, db)
-        let record = SeedImport(checksum: checksum, source: source, contactCount: count, importedAt: Date())
+        let now = Timestamp.string(from: Date())
+        let record = SeedImport(checksum: checksum, source: source, contactCount: count, importedAt: Timestamp.date(from: now)!)
         try db.execute(
             sql: "INSERT INTO seedImport (checksum, source, contactCount, importedAt) VALUES (?, ?, ?, ?)",
-            arguments: [checksum, source, count, Timestamp.string(from: record.importedAt)])
+            arguments: [checksum, source, count, now])
         return .imported(record)
     }
 

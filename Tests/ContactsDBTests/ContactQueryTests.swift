@@ -1,0 +1,241 @@
+import Foundation
+import Testing
+@testable import ContactsDB
+
+/// Checks every query against a reference answer computed here, in Swift,
+/// straight from the generated input drafts — never from SQL.
+@Suite struct ContactQueryTests {
+    static let drafts = Array(SyntheticContacts(count: 400, seed: 42)) + ReferenceModel.awkwardDrafts
+    static let store: ContactStore = {
+        let store = try! ContactStore.makeEmpty()
+        try! store.add(drafts)
+        return store
+    }()
+    static let reference = ReferenceModel(drafts: drafts)
+
+    static let sorts: [ContactSort] = ContactSort.Key.allCases.flatMap {
+        [ContactSort(key: $0, descending: false), ContactSort(key: $0, descending: true)]
+    }
+
+    /// Filter sets: each attribute alone, the app's sheet combinations, and
+    /// every text filter, alone and ANDed with the others.
+    static let filterSets: [[ContactFilter]] = {
+        var sets: [[ContactFilter]] = [[]]
+        sets += ContactAttributes.named.map { [.has($0.attribute)] }
+        sets += [
+            [.has([.telegram, .phone, .email])],
+            [.has([.telegram, .whatsapp, .phone, .email])],
+            [.has([.phone, .email])],
+            [.has([.viber]), .has([.address])],
+            [.namePrefix("an")], [.namePrefix("AN")], [.namePrefix("ив")], [.namePrefix("ёлк")],
+            [.namePrefix("елк")], [.namePrefix("й")], [.namePrefix("и")], [.namePrefix("김")],
+            [.namePrefix("mu")], [.namePrefix("Ångs")], [.namePrefix("o'b")], [.namePrefix("anna ma")],
+            [.namePrefix("сидор")], [.namePrefix("zzz")],
+            [.emailContains("USER")], [.emailContains(".1@")], [.emailContains("example.kr")],
+            [.companyContains("acme")], [.companyContains("ЯНДЕКС")], [.companyContains("%")],
+            [.companyContains("_")], [.companyContains("'")], [.companyContains("--")], [.companyContains(";")],
+            [.cityContains("моск")], [.cityContains("zurich")], [.cityContains("서울")],
+            [.countryContains("russ")], [.countryContains("USA")],
+            [.section("A")], [.section("и")], [.section("ㄱ")], [.section("#")], [.section("Q")],
+            [.has([.telegram]), .namePrefix("a"), .countryContains("a")],
+            [.has([.phone]), .emailContains("example"), .section("S")],
+            [.namePrefix("a"), .companyContains("a")],
+        ]
+        // Phone search: numbers taken from the data, written other ways.
+        let sample = drafts.flatMap(\.phones).map(\.value)
+        for value in sample.prefix(200).enumerated().filter({ $0.offset % 25 == 0 }).map(\.element) {
+            let digits = value.filter(\.isNumber)
+            sets.append([.phone(value)])
+            sets.append([.phone(String(digits.suffix(7)))])
+            sets.append([.phone(String(digits.dropFirst(3).prefix(4)))])
+            sets.append([.phone(digits.count >= 10 ? "8 " + digits.suffix(10) : digits), .has([.email])])
+        }
+        return sets
+    }()
+
+    @Test(arguments: filterSets.indices)
+    func everyFilterAndSortMatchesTheReference(_ index: Int) throws {
+        let filters = Self.filterSets[index]
+        var query = ContactQuery()
+        for filter in filters { query = query.filter(filter) }
+        for sort in Self.sorts {
+            let sorted = query.sorted(by: sort.key, descending: sort.descending)
+            let expected = Self.reference.ids(matching: filters, sortedBy: sort)
+            #expect(try Self.store.ids(matching: sorted) == expected, "\(filters) sorted by \(sort)")
+        }
+        #expect(try Self.store.count(matching: query) == Self.reference.ids(matching: filters, sortedBy: ContactSort()).count)
+    }
+
+    @Test func theSheetFiltersAreNotEmpty() {
+        // Guards the reference test against vacuous agreement on empty sets.
+        let matching = Self.filterSets.filter { !Self.reference.ids(matching: $0, sortedBy: ContactSort()).isEmpty }
+        #expect(matching.count > Self.filterSets.count * 3 / 4)
+    }
+
+    @Test(arguments: [ContactSort(), ContactSort(key: .lastName, descending: true), ContactSort(key: .company)])
+    func pagesStitchedTogetherEqualTheWhole(_ sort: ContactSort) throws {
+        let query = ContactQuery().filter(.has([.phone])).sorted(by: sort.key, descending: sort.descending)
+        let whole = try Self.store.ids(matching: query)
+        var stitched: [String] = []
+        for offset in stride(from: 0, to: whole.count + 37, by: 37) {
+            stitched += try Self.store.ids(matching: query.page(limit: 37, offset: offset))
+        }
+        #expect(stitched == whole)
+        let page = try Self.store.contacts(matching: query.page(limit: 50, offset: 10))
+        #expect(page.map(\.id) == Array(whole[10..<60]))
+    }
+
+    @Test(arguments: [[], [ContactFilter.has([.telegram, .email])], [.namePrefix("a")]])
+    func sectionsAndCountAgreeWithTheFetch(_ filters: [ContactFilter]) throws {
+        var query = ContactQuery()
+        for filter in filters { query = query.filter(filter) }
+        let contacts = try Self.store.contacts(matching: query)
+        var expected: [SectionCount] = []
+        for contact in contacts {
+            if expected.last?.sectionKey == contact.sectionKey { expected[expected.count - 1].count += 1 }
+            else { expected.append(SectionCount(sectionKey: contact.sectionKey, count: 1)) }
+        }
+        #expect(try Self.store.sections(matching: query) == expected)
+        #expect(Set(expected.map(\.sectionKey)).count == expected.count, "a section appears twice in the order")
+        #expect(try Self.store.count(matching: query) == contacts.count)
+        #expect(expected.last?.sectionKey == "#" || !contacts.contains { $0.sectionKey == "#" })
+    }
+
+    @Test func fetchedContactsCarryAllTheirChildren() throws {
+        let fetched = try Self.store.contacts(matching: ContactQuery().page(limit: 50))
+        for contact in fetched {
+            let draft = try #require(Self.reference.validated[contact.id])
+            #expect(contact.draft == draft)
+        }
+    }
+
+    @Test func valuesAreBoundNeverSpliced() {
+        let hostile = "zq'); DROP TABLE contact; --"
+        let query = ContactQuery().filter(.namePrefix(hostile)).filter(.emailContains(hostile))
+            .filter(.companyContains(hostile)).filter(.cityContains(hostile)).filter(.countryContains(hostile))
+            .filter(.section(hostile)).filter(.phone("+7 912 " + hostile))
+        for statement in [query.selectStatement(columns: "contact.id"), query.countStatement(), query.sectionsStatement()] {
+            #expect(!statement.sql.lowercased().contains("zq"))
+            #expect(!statement.sql.contains("DROP"))
+        }
+    }
+
+    @Test func filtersAreAndedAndSortIsReplaced() {
+        let query = ContactQuery().filter(.has([.phone])).filter(.namePrefix("a"))
+            .sorted(by: .company).sorted(by: .firstName, descending: true)
+        #expect(query.filters == [.has([.phone]), .namePrefix("a")])
+        #expect(query.sort == ContactSort(key: .firstName, descending: true))
+        #expect(query.selectStatement(columns: "id").sql.contains("WHERE contact.attributes & ? = ? AND contact.id IN"))
+        #expect(query.unsorted().sort == ContactSort())
+    }
+
+    @Test func noMatchIsAnEmptyResult() throws {
+        let query = ContactQuery().filter(.namePrefix("qqqqqq"))
+        #expect(try Self.store.contacts(matching: query).isEmpty)
+        #expect(try Self.store.count(matching: query) == 0)
+        #expect(try Self.store.sections(matching: query).isEmpty)
+    }
+
+    @Test func everySortUsesAnIndexWithoutATemporaryBTree() throws {
+        for sort in Self.sorts {
+            let query = ContactQuery().filter(.has([.telegram, .phone, .email]))
+                .sorted(by: sort.key, descending: sort.descending).page(limit: 50)
+            let plan = try Self.store.explain(query).plan.joined(separator: "\n")
+            #expect(plan.contains("USING INDEX contact_on_"), "\(sort): \(plan)")
+            #expect(!plan.contains("TEMP B-TREE"), "\(sort): \(plan)")
+        }
+    }
+}
+
+/// The query semantics of SPEC §Semantics, in plain Swift over the drafts.
+struct ReferenceModel {
+    /// Names and values full of SQL and LIKE metacharacters.
+    static let awkwardDrafts = [
+        ContactDraft(id: "meta-1", firstName: "Zoë", lastName: "O'Brien", company: "100% Pure_Co; --drop"),
+        ContactDraft(id: "meta-2", company: "50%_off'; --", emails: [Email(value: "o'hara%_x@example.com")]),
+        ContactDraft(id: "meta-3", firstName: "Percent", company: "P100 Pure Co"),
+        ContactDraft(id: "meta-4", firstName: "Анна-Мария", lastName: "Сидорова", company: "Й"),
+    ]
+
+    let validated: [String: ContactDraft]
+    let derived: [String: DerivedFields]
+
+    init(drafts: [ContactDraft]) {
+        var validated: [String: ContactDraft] = [:], derived: [String: DerivedFields] = [:]
+        for draft in drafts {
+            let clean = try! ContactValidator.validated(draft)
+            validated[clean.id!] = clean
+            derived[clean.id!] = DerivedFields(clean)
+        }
+        self.validated = validated
+        self.derived = derived
+    }
+
+    func ids(matching filters: [ContactFilter], sortedBy sort: ContactSort) -> [String] {
+        validated.values.filter { draft in filters.allSatisfy { matches(draft, $0) } }
+            .map(\.id!)
+            .sorted { precedes($0, $1, sort) }
+    }
+
+    private func matches(_ draft: ContactDraft, _ filter: ContactFilter) -> Bool {
+        func fold(_ text: String) -> String { Collation.fold(text) }
+        switch filter {
+        case .has(let attributes):
+            return ContactAttributes.named.allSatisfy { name, attribute in
+                guard attributes.contains(attribute) else { return true }
+                switch name {
+                case "phone": return !draft.phones.isEmpty
+                case "email": return !draft.emails.isEmpty
+                case "address": return !draft.addresses.isEmpty
+                default: return draft.messengers.contains { $0.service == name }
+                }
+            }
+        case .namePrefix(let text):
+            let words = [draft.firstName, draft.lastName, draft.company].compactMap { $0 }
+                .flatMap { $0.split(whereSeparator: { $0 == " " || $0 == "-" }) }.map { fold(String($0)) }
+            return fold(text).split(separator: " ").allSatisfy { prefix in words.contains { $0.hasPrefix(prefix) } }
+        case .phone(let text):
+            let wanted = PhoneNumber(text).normalized.filter(\.isNumber)
+            return draft.phones.contains { PhoneNumber($0.value).normalized.contains(wanted) }
+        case .emailContains(let text):
+            return draft.emails.contains { fold($0.value).contains(fold(text)) }
+        case .companyContains(let text):
+            return draft.company.map { fold($0).contains(fold(text)) } ?? false
+        case .cityContains(let text):
+            return draft.addresses.contains { fold($0.city).contains(fold(text)) }
+        case .countryContains(let text):
+            return draft.addresses.contains { fold($0.country).contains(fold(text)) }
+        case .section(let label):
+            return derived[draft.id!]!.sectionKey == label.uppercased()
+        }
+    }
+
+    private func precedes(_ a: String, _ b: String, _ sort: ContactSort) -> Bool {
+        let x = derived[a]!, y = derived[b]!
+        func bytes(_ data: Data) -> [UInt8] { Array(data) }
+        func less(_ p: [UInt8], _ q: [UInt8]) -> Bool { p.lexicographicallyPrecedes(q) }
+        let tieBreak: Bool = {
+            if x.sortKey != y.sortKey { return less(bytes(x.sortKey), bytes(y.sortKey)) }
+            return less(Array(a.utf8), Array(b.utf8))
+        }()
+        let field: (DerivedFields) -> Data?
+        switch sort.key {
+        case .name:
+            let ascending: Bool
+            if x.sortIndex != y.sortIndex { ascending = x.sortIndex < y.sortIndex }
+            else { ascending = tieBreak }
+            return sort.descending ? !ascending && a != b : ascending
+        case .firstName: field = \.firstNameKey
+        case .lastName: field = \.lastNameKey
+        case .company: field = \.companyKey
+        }
+        switch (field(x), field(y)) {
+        case (nil, nil): return tieBreak
+        case (nil, _): return false
+        case (_, nil): return true
+        case let (p?, q?):
+            if p == q { return tieBreak }
+            return sort.descending ? less(bytes(q), bytes(p)) : less(bytes(p), bytes(q))
+        }
+    }
+}

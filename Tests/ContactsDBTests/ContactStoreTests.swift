@@ -1,0 +1,161 @@
+import Foundation
+import Testing
+@testable import ContactsDB
+
+@Suite struct ContactStoreTests {
+    let store = try! ContactStore.makeEmpty()
+
+    static let ivan = ContactDraft(
+        firstName: "  Иван ", lastName: "Петров", age: 41,
+        phones: [Phone(type: "Mobile", value: "+7 912  345-67-89"), Phone(type: "Dacha", value: "8 (495) 123-45-67")],
+        emails: [Email(type: "work", value: "ivan@example.ru")],
+        addresses: [Address(type: "home", street1: "ул. Ленина, 1", city: "Москва", zipcode: "101000", country: "Russia")],
+        messengers: [Messenger(service: "Telegram", handle: "@ivanp")])
+
+    // MARK: - CRUD
+
+    @Test func addStoresTidiedFieldsAndDerivedOnes() throws {
+        let contact = try store.add(Self.ivan)
+        #expect(contact.firstName == "Иван")
+        #expect(contact.phones.map(\.type) == ["mobile", "Dacha"])
+        #expect(contact.phones.map(\.value) == ["+7 912 345-67-89", "8 (495) 123-45-67"])
+        #expect(contact.phones.map(\.e164) == ["+79123456789", "+74951234567"])
+        #expect(contact.messengers == [Messenger(service: "telegram", handle: "@ivanp")])
+        #expect(contact.displayName == "Иван Петров")
+        #expect(contact.sortName == "Петров Иван")
+        #expect(contact.sectionKey == "П")
+        #expect(try store.contact(id: contact.id) == contact)
+    }
+
+    @Test func childrenKeepTheirOrder() throws {
+        let phones = (0..<12).map { Phone(value: "+1 415 555 01\(String(format: "%02d", 99 - $0))") }
+        let contact = try store.add(ContactDraft(firstName: "Many", phones: phones))
+        #expect(try store.contact(id: contact.id)?.phones.map(\.value) == phones.map(\.value))
+    }
+
+    @Test func derivedNamesFollowTheScript() throws {
+        let hong = try store.add(ContactDraft(firstName: "길동", lastName: "홍"))
+        #expect(hong.displayName == "홍길동")
+        #expect(hong.sectionKey == "ㅎ")
+        let acme = try store.add(ContactDraft(company: "Acme"))
+        #expect(acme.displayName == "Acme")
+        #expect(acme.sortName == "Acme")
+        let digits = try store.add(ContactDraft(company: "7-Eleven"))
+        #expect(digits.sectionKey == "#")
+        let yolkin = try store.add(ContactDraft(lastName: "Ёлкин"))
+        #expect(yolkin.sectionKey == "Е")
+        let angstrom = try store.add(ContactDraft(lastName: "Ångström"))
+        #expect(angstrom.sectionKey == "A")
+    }
+
+    @Test func updateReplacesOnlyTheFieldsItNames() throws {
+        let added = try store.add(Self.ivan)
+        let updated = try store.update(id: added.id) { draft in
+            draft.company = "Рога и копыта"
+            draft.phones = [Phone(type: "work", value: "010-1234-5678")]
+        }
+        #expect(updated.firstName == "Иван")
+        #expect(updated.emails == added.emails)
+        #expect(updated.addresses == added.addresses)
+        #expect(updated.phones == [Phone(type: "work", value: "010-1234-5678")])
+        #expect(updated.company == "Рога и копыта")
+        #expect(updated.createdAt == added.createdAt)
+        #expect(updated.updatedAt >= added.updatedAt)
+        #expect(try store.rowCount("phone") == 1)
+    }
+
+    @Test func updateOfUnknownIDFailsAndWritesNothing() throws {
+        try store.add(Self.ivan)
+        let counts = try store.tableCounts()
+        #expect(captureError { try store.update(id: "nobody") { $0.age = 3 } } == .contactsNotFound(ids: ["nobody"]))
+        #expect(try store.tableCounts() == counts)
+    }
+
+    @Test func deleteTakesChildrenAlong() throws {
+        let contact = try store.add(Self.ivan)
+        try store.add(ContactDraft(firstName: "Other", phones: [Phone(value: "+1 415 555 0100")]))
+        try store.delete(ids: [contact.id])
+        #expect(try store.contact(id: contact.id) == nil)
+        for table in ["phone", "email", "address", "messenger"] {
+            let orphans = try store.read { db in
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table) WHERE contactId = ?", arguments: [contact.id])
+            }
+            #expect(orphans == 0, "\(table) kept rows of a deleted contact")
+        }
+        #expect(try store.rowCount("contact") == 1)
+        #expect(try store.rowCount("phone") == 1)
+    }
+
+    @Test func deleteWithOneUnknownIDDeletesNone() throws {
+        let a = try store.add(ContactDraft(firstName: "A"))
+        let b = try store.add(ContactDraft(firstName: "B"))
+        let error = captureError { try store.delete(ids: [a.id, "ghost", b.id]) }
+        #expect(error == .contactsNotFound(ids: ["ghost"]))
+        #expect(try store.rowCount("contact") == 2)
+    }
+
+    @Test func givenIDsAreKeptAndDuplicatesRefused() throws {
+        try store.add(ContactDraft(id: "fixed-1", firstName: "A"))
+        #expect(try store.contact(id: "fixed-1")?.firstName == "A")
+        let counts = try store.tableCounts()
+        let error = captureError { try store.add(ContactDraft(id: "fixed-1", firstName: "B")) }
+        #expect(error == .duplicateContactID(field: "id", id: "fixed-1"))
+        #expect(try store.tableCounts() == counts)
+    }
+
+    @Test func addingSeveralIsAllOrNothing() throws {
+        let drafts = [ContactDraft(firstName: "Good"), ContactDraft(firstName: "Bad", age: 1000)]
+        #expect(invalidField { try store.add(drafts) } == "contacts[1].age")
+        #expect(try store.rowCount("contact") == 0)
+    }
+
+    // MARK: - Validation
+
+    /// Each rule of SPEC §Validation, with the field its error must name.
+    static let invalidDrafts: [(ContactDraft, String)] = [
+        (ContactDraft(firstName: "  ", lastName: "\t", company: ""), "firstName"),
+        (ContactDraft(firstName: "A", age: -1), "age"),
+        (ContactDraft(firstName: "A", age: 1000), "age"),
+        (ContactDraft(firstName: "A", phones: [Phone(value: "12-34")]), "phones[0].value"),
+        (ContactDraft(firstName: "A", phones: [Phone(value: "+1 415 555 0100"), Phone(value: "1234567890123456")]), "phones[1].value"),
+        (ContactDraft(firstName: "A", phones: [Phone(value: "+7 912 abc 67 89")]), "phones[0].value"),
+        (ContactDraft(firstName: "A", phones: [Phone(value: "7+912 345 67 89")]), "phones[0].value"),
+        (ContactDraft(firstName: "A", phones: [Phone(value: "+7 912 345/67/89")]), "phones[0].value"),
+        (ContactDraft(firstName: "A", emails: [Email(value: "no-at-sign.example.com")]), "emails[0].value"),
+        (ContactDraft(firstName: "A", emails: [Email(value: "two@@example.com")]), "emails[0].value"),
+        (ContactDraft(firstName: "A", emails: [Email(value: "@example.com")]), "emails[0].value"),
+        (ContactDraft(firstName: "A", emails: [Email(value: "a@localhost")]), "emails[0].value"),
+        (ContactDraft(firstName: "A", emails: [Email(value: "a b@example.com")]), "emails[0].value"),
+        (ContactDraft(firstName: "A", emails: [Email(value: "a@example..com")]), "emails[0].value"),
+        (ContactDraft(firstName: "A", messengers: [Messenger(service: "icq", handle: "123")]), "messengers[0].service"),
+        (ContactDraft(firstName: "A", messengers: [Messenger(service: "telegram", handle: "  ")]), "messengers[0].handle"),
+        (ContactDraft(firstName: "A", addresses: [Address()]), "addresses[0]"),
+        (ContactDraft(firstName: String(repeating: "x", count: 1001)), "firstName"),
+    ]
+
+    @Test(arguments: invalidDrafts.indices)
+    func invalidInputIsRefusedNamingTheFieldAndWritingNothing(_ index: Int) throws {
+        let (draft, field) = Self.invalidDrafts[index]
+        let existing = try store.add(Self.ivan)
+        let counts = try store.tableCounts()
+        #expect(invalidField { try store.add(draft) } == field)
+        #expect(invalidField { try store.update(id: existing.id) { $0 = draft } } == field)
+        #expect(try store.tableCounts() == counts)
+        #expect(try store.contact(id: existing.id) == existing)
+    }
+
+    @Test func validationMessagesSayWhatIsWrong() {
+        let error = captureError { try store.add(ContactDraft(firstName: "A", phones: [Phone(value: "12-34")])) }
+        #expect(error?.errorDescription == "phones[0].value: \"12-34\" has 4 digits; a phone needs 9 to 15.")
+    }
+
+    @Test func validEdgeCasesAreAccepted() throws {
+        let contact = try store.add(ContactDraft(
+            company: "Solo", age: 0,
+            phones: [Phone(value: "123456789"), Phone(value: "+123 456 789 012 345"), Phone(value: "(02) 123.4567")],
+            emails: [Email(value: "x@a.b")],
+            messengers: MessengerService.allCases.map { Messenger(service: $0.rawValue.uppercased(), handle: "h") }))
+        #expect(contact.messengers.map(\.service) == MessengerService.allCases.map(\.rawValue))
+        #expect(try store.add(ContactDraft(firstName: "Old", age: 999)).age == 999)
+    }
+}

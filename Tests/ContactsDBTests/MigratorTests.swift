@@ -1,0 +1,127 @@
+import Foundation
+import GRDB
+import Testing
+@testable import ContactsDB
+
+@Suite struct MigratorTests {
+    let directory = TemporaryDirectory()
+
+    static let version2 = SchemaMigration(identifier: "0002_nickname", sql: """
+        ALTER TABLE contact ADD COLUMN nickname TEXT;
+        CREATE INDEX contact_on_nickname ON contact(nickname);
+        """)
+
+    @Test func bundledMigrationsAreTheFilesOfSchemaFolder() throws {
+        let schema = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Schema")
+        let files = try FileManager.default.contentsOfDirectory(atPath: schema.path)
+            .filter { $0.hasSuffix(".sql") }.sorted()
+        #expect(SchemaMigration.bundled.map { $0.identifier + ".sql" } == files)
+        for migration in SchemaMigration.bundled {
+            let text = try String(contentsOf: schema.appendingPathComponent(migration.identifier + ".sql"), encoding: .utf8)
+            #expect(migration.sql == text, "\(migration.identifier) differs from its file")
+        }
+    }
+
+    @Test func freshFileReachesLatestVersion() throws {
+        let path = directory.path("fresh.sqlite")
+        let store = try ContactStore.open(at: path, options: .migrations(SchemaMigration.bundled))
+        #expect(store.openReport.appliedMigrations == SchemaMigration.bundled.map(\.identifier))
+        let status = try ContactStore.migrationStatus(at: path)
+        #expect(status.pending.isEmpty)
+        #expect(status.applied.map(\.identifier) == SchemaMigration.bundled.map(\.identifier))
+        let reopened = try ContactStore.open(at: path, options: .migrations(SchemaMigration.bundled))
+        #expect(reopened.openReport.appliedMigrations.isEmpty)
+    }
+
+    @Test func upgradeKeepsEveryRow() throws {
+        let path = directory.path("upgrade.sqlite")
+        let old = try ContactStore.open(at: path, options: .migrations(SchemaMigration.bundled))
+        let drafts = Array(SyntheticContacts(count: 200, seed: 7))
+        try old.add(drafts)
+        let before = try old.contacts(matching: ContactQuery())
+        let countsBefore = try old.tableCounts()
+
+        let upgraded = try ContactStore.open(at: path, options: .migrations(SchemaMigration.bundled + [Self.version2]))
+        #expect(upgraded.openReport.appliedMigrations == ["0002_nickname"])
+        #expect(try upgraded.contacts(matching: ContactQuery()) == before)
+        #expect(try upgraded.tableCounts() == countsBefore)
+        let columns = try upgraded.read { db in try db.columns(in: "contact").map(\.name) }
+        #expect(columns.contains("nickname"))
+    }
+
+    @Test func failingMigrationRollsBackWholeAndIsNamed() throws {
+        let path = directory.path("failing.sqlite")
+        try ContactStore.open(at: path, options: .migrations(SchemaMigration.bundled)).add(ContactDraft(firstName: "Kept"))
+        let broken = SchemaMigration(identifier: "0002_broken", sql: """
+            CREATE TABLE halfDone (id INTEGER PRIMARY KEY);
+            INSERT INTO halfDone VALUES (1);
+            ALTER TABLE noSuchTable ADD COLUMN x TEXT;
+            """)
+        let error = captureError {
+            _ = try ContactStore.open(at: path, options: .migrations(SchemaMigration.bundled + [broken]))
+        }
+        guard case let .migrationFailed(migration, _)? = error else {
+            Issue.record("expected migrationFailed, got \(String(describing: error))")
+            return
+        }
+        #expect(migration == "0002_broken")
+        #expect(error?.errorDescription?.contains("0002_broken") == true)
+
+        let status = try ContactStore.migrationStatus(at: path, migrations: SchemaMigration.bundled + [broken])
+        #expect(status.pending == ["0002_broken"])
+        let store = try ContactStore.open(at: path, options: .migrations(SchemaMigration.bundled))
+        #expect(try store.read { db in try db.tableExists("halfDone") } == false)
+        #expect(try store.rowCount("contact") == 1)
+    }
+
+    @Test func newerDatabaseIsRefusedWithItsBytesUnchanged() throws {
+        let path = directory.path("newer.sqlite")
+        _ = try ContactStore.open(at: path, options: .migrations(SchemaMigration.bundled + [Self.version2]))
+            .add(ContactDraft(firstName: "Future"))
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+
+        let error = captureError { _ = try ContactStore.open(at: path, options: .migrations(SchemaMigration.bundled)) }
+        #expect(error == .databaseTooNew(path: path, unknownMigrations: ["0002_nickname"]))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
+    }
+
+    @Test func editedMigrationIsDetected() throws {
+        let path = directory.path("edited.sqlite")
+        _ = try ContactStore.open(at: path, options: .migrations(SchemaMigration.bundled + [Self.version2]))
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        let edited = SchemaMigration(identifier: "0002_nickname", sql: Self.version2.sql + "\n-- tweaked\n")
+
+        let error = captureError {
+            _ = try ContactStore.open(at: path, options: .migrations(SchemaMigration.bundled + [edited]))
+        }
+        #expect(error == .migrationEdited(path: path, migration: "0002_nickname"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
+    }
+
+    @Test func foreignDatabasesAreRefusedUntouched() throws {
+        let sqlitePath = directory.path("other.sqlite")
+        try DatabaseQueue(path: sqlitePath).write { db in try db.execute(sql: "CREATE TABLE note (text TEXT)") }
+        let textPath = directory.path("notes.txt")
+        try Data("just some text, not a database at all".utf8).write(to: URL(fileURLWithPath: textPath))
+
+        for path in [sqlitePath, textPath] {
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+            guard case .notContactsDatabase? = captureError({ _ = try ContactStore.open(at: path) }) else {
+                Issue.record("\(path) was not refused as a foreign database")
+                continue
+            }
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
+        }
+    }
+
+    @Test func foreignKeysAreEnforced() throws {
+        let store = try ContactStore.makeEmpty()
+        #expect(throws: (any Error).self) {
+            try store.writer.write { db in
+                try db.execute(sql: "INSERT INTO phone (contactId, position, type, value, normalized) VALUES ('nobody', 0, 'mobile', '1', '1')")
+            }
+        }
+    }
+}
