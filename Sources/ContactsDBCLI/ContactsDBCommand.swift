@@ -15,7 +15,7 @@ struct ContactsDBCommand: ParsableCommand {
         version: "0.1.0",
         subcommands: [
             Init.self, Migrate.self, Seed.self, Query.self, Show.self, Add.self, Update.self,
-            Delete.self, Import.self, Export.self,
+            Delete.self, Import.self, Export.self, Generate.self,
         ])
 
     /// Runs the command and turns every failure into one sentence on stderr
@@ -50,7 +50,11 @@ func movingGlobalOptions(_ arguments: [String]) -> [String] {
             break
         }
     }
-    guard !global.isEmpty, !rest.isEmpty else { return arguments }
+    guard !global.isEmpty, let command = rest.first else { return arguments }
+    // Before an unknown command they are dropped: the parse then fails on
+    // the command itself, which is the real mistake.
+    let commands = ContactsDBCommand.configuration.subcommands.map { $0._commandName }
+    guard commands.contains(command) else { return Array(rest) }
     let end = rest.firstIndex(of: "--") ?? rest.endIndex
     return Array(rest[..<end]) + global + Array(rest[end...])
 }

@@ -4,33 +4,44 @@ extension Contact {
     /// The contact as one JSON object on one line, in the import format plus
     /// the derived fields and each phone's `e164`. Keys keep a fixed order
     /// so that exports diff cleanly.
-    public var jsonText: String {
+    public var jsonText: String { ContactJSONWriter.text(draft, derivedFrom: self) }
+}
+
+extension ContactDraft {
+    /// The draft as one JSON object on one line, in the import format.
+    public var jsonText: String { ContactJSONWriter.text(self, derivedFrom: nil) }
+}
+
+enum ContactJSONWriter {
+    static func text(_ draft: ContactDraft, derivedFrom contact: Contact?) -> String {
         var json = JSONObjectWriter()
-        json.add("id", id)
-        json.add("firstName", firstName)
-        json.add("lastName", lastName)
-        json.add("company", company)
-        json.add("age", age)
-        json.add("displayName", displayName)
-        json.add("sortName", sortName)
-        json.add("sectionKey", sectionKey)
-        json.add("sortIndex", sortIndex)
-        json.add("createdAt", Timestamp.string(from: createdAt))
-        json.add("updatedAt", Timestamp.string(from: updatedAt))
-        json.addArray("phones", phones) { phone in
+        json.add("id", draft.id)
+        json.add("firstName", draft.firstName)
+        json.add("lastName", draft.lastName)
+        json.add("company", draft.company)
+        json.add("age", draft.age)
+        if let contact {
+            json.add("displayName", contact.displayName)
+            json.add("sortName", contact.sortName)
+            json.add("sectionKey", contact.sectionKey)
+            json.add("sortIndex", contact.sortIndex)
+            json.add("createdAt", Timestamp.string(from: contact.createdAt))
+            json.add("updatedAt", Timestamp.string(from: contact.updatedAt))
+        }
+        json.addArray("phones", draft.phones) { phone in
             var item = JSONObjectWriter()
             item.add("type", phone.type)
             item.add("value", phone.value)
             if let e164 = phone.e164 { item.add("e164", e164) }
             return item
         }
-        json.addArray("emails", emails) { email in
+        json.addArray("emails", draft.emails) { email in
             var item = JSONObjectWriter()
             item.add("type", email.type)
             item.add("value", email.value)
             return item
         }
-        json.addArray("addresses", addresses) { address in
+        json.addArray("addresses", draft.addresses) { address in
             var item = JSONObjectWriter()
             item.add("type", address.type)
             item.add("street1", address.street1)
@@ -41,7 +52,7 @@ extension Contact {
             item.add("country", address.country)
             return item
         }
-        json.addArray("messengers", messengers) { messenger in
+        json.addArray("messengers", draft.messengers) { messenger in
             var item = JSONObjectWriter()
             item.add("service", messenger.service)
             item.add("handle", messenger.handle)

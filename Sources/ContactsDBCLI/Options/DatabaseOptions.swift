@@ -10,11 +10,15 @@ struct DatabaseOptions: ParsableArguments {
     var explicitPath: String?
 
     /// `--db`, else `CONTACTSDB_PATH`, else the XDG data directory.
-    var path: String {
-        if let explicitPath { return explicitPath }
-        let environment = ProcessInfo.processInfo.environment
-        if let path = environment["CONTACTSDB_PATH"], !path.isEmpty { return path }
-        let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+    var path: String { givenPath ?? defaultPath }
+
+    /// The path the user named, by flag or environment; empty counts as unset.
+    private var givenPath: String? {
+        explicitPath ?? ProcessInfo.processInfo.environment["CONTACTSDB_PATH"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    private var defaultPath: String {
+        let dataHome = ProcessInfo.processInfo.environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? (NSHomeDirectory() as NSString).appendingPathComponent(".local/share")
         return (dataHome as NSString).appendingPathComponent("contactsdb/contacts.sqlite")
     }
@@ -30,10 +34,9 @@ struct DatabaseOptions: ParsableArguments {
     }
 
     func openStore(seedsOnFirstOpen: Bool) throws -> ContactStore {
-        let path = self.path
         // Only the default location's directory is created; a mistyped --db
         // directory is an error, not a surprise folder.
-        if explicitPath == nil && ProcessInfo.processInfo.environment["CONTACTSDB_PATH"] == nil {
+        if givenPath == nil {
             try? FileManager.default.createDirectory(
                 atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true,
                 attributes: [.posixPermissions: 0o700])

@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+
+/// Runs the built `contactsdb` binary as a separate process.
+struct CLIRunner {
+    struct Result {
+        var exitCode: Int32
+        var stdout: String
+        var stderr: String
+        var lines: [String] { stdout.split(separator: "\n").map(String.init) }
+    }
+
+    /// The `contactsdb` built beside the test bundle.
+    static let binary: URL = {
+        let candidates = [Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent(),
+                          URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()]
+            + Bundle.allBundles.map { $0.bundleURL.deletingLastPathComponent() }
+        for directory in candidates {
+            let url = directory.appendingPathComponent("contactsdb")
+            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+        }
+        fatalError("contactsdb was not built beside the tests (looked in \(candidates.map(\.path)))")
+    }()
+
+    var binary = CLIRunner.binary
+    var environment: [String: String] = [:]
+
+    @discardableResult
+    func run(_ arguments: [String], stdin: String? = nil) throws -> Result {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment.removeValue(forKey: "CONTACTSDB_PATH")
+        environment.merge(self.environment) { _, new in new }
+        process.environment = environment
+        // stderr goes to a file, so that neither pipe can fill up and stall
+        // the child while the other is being read.
+        let errURL = FileManager.default.temporaryDirectory.appendingPathComponent("contactsdb-stderr-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: errURL) }
+        let err = try FileHandle(forWritingTo: errURL)
+        let out = Pipe(), input = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = input
+        try process.run()
+        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+        try input.fileHandleForWriting.close()
+        let stdoutData = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        try err.close()
+        let stderrData = try Data(contentsOf: errURL)
+        return Result(
+            exitCode: process.terminationStatus,
+            stdout: String(decoding: stdoutData, as: UTF8.self),
+            stderr: String(decoding: stderrData, as: UTF8.self))
+    }
+
+    /// Runs against one database file with `--db` before the command.
+    func run(db: String, _ arguments: [String], stdin: String? = nil) throws -> Result {
+        try run(["--db", db] + arguments, stdin: stdin)
+    }
+}
+
+/// A directory of its own for one test, removed when the value goes away.
+final class TemporaryDirectory {
+    let url: URL
+
+    init() {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("contactsdb-cli-\(UUID().uuidString)")
+        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+
+    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+
+    func write(_ name: String, _ text: String) -> String {
+        let path = path(name)
+        try! Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+}
