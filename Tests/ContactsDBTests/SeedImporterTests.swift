@@ -59,9 +59,9 @@ import Testing
         ("", 1, 1),
         ("[{\"firstName\": \"A\"}] trailing", 1, 22),
         ("{\"people\": []}", 1, 2),
-        ("[\"unterminated]", 1, 2),
+        ("[{\"firstName\": \"unterminated}]", 1, 16),
         ("[{\"firstName\": \"tab\tinside\"}]", 1, 20),
-        (String(repeating: "[", count: 100_000), 1, 33),
+        ("[{\"sortName\": " + String(repeating: "[", count: 100_000), 1, 45),
     ]
 
     @Test(arguments: malformed.indices)

@@ -20,8 +20,35 @@ enum Collation {
     }
 
     /// Case- and accent-insensitive form of `text`, as ICU's primary
-    /// strength reads it: `Ё` → `е`, `É` → `e`, `ß` → `ss`, but `Й` stays `й`.
+    /// strength reads it: `Ё` → `е`, `É` → `e`, `ß` → `ss`, `ς` → `σ`, but
+    /// `Й` stays `й`.
     static func fold(_ text: String) -> String {
+        // Scalar by scalar through a table for the alphabets below U+0500 and
+        // Hangul syllables (which fold to themselves); the full Unicode path
+        // only for combining marks and other scripts.
+        var folded = ""
+        folded.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0..<0x80:
+                let byte = UInt8(scalar.value)
+                folded.unicodeScalars.append(UnicodeScalar((0x41...0x5A).contains(byte) ? byte | 0x20 : byte))
+            case 0x80..<0x300, 0x370..<0x500:
+                folded += foldedScalars[Int(scalar.value)]
+            case 0xAC00...0xD7A3:
+                folded.unicodeScalars.append(scalar)
+            default:
+                return foldSlowly(text)
+            }
+        }
+        return folded
+    }
+
+    private static let foldedScalars: [String] = (0..<0x500).map { value in
+        UnicodeScalar(value).map { foldSlowly(String($0)) } ?? ""
+    }
+
+    private static func foldSlowly(_ text: String) -> String {
         var folded = String.UnicodeScalarView()
         for scalar in text.lowercased().decomposedStringWithCanonicalMapping.unicodeScalars {
             if scalar.properties.generalCategory == .nonspacingMark {
@@ -30,10 +57,10 @@ enum Collation {
                 }
                 continue
             }
-            if scalar == "ß" {
-                folded.append(contentsOf: "ss".unicodeScalars)
-            } else {
-                folded.append(scalar)
+            switch scalar {
+            case "ß": folded.append(contentsOf: "ss".unicodeScalars)
+            case "ς": folded.append("σ")
+            default: folded.append(scalar)
             }
         }
         return String(folded).precomposedStringWithCanonicalMapping
@@ -42,7 +69,11 @@ enum Collation {
     /// The section a sort name files under: its first letter's label in the
     /// index (A–Z, Α–Ω, А–Я, ㄱ–ㅎ), or "#".
     static func section(of sortName: String) -> (key: String, index: Int) {
-        guard let first = fold(sortName).unicodeScalars.first,
+        section(ofFolded: fold(sortName))
+    }
+
+    static func section(ofFolded foldedSortName: String) -> (key: String, index: Int) {
+        guard let first = foldedSortName.unicodeScalars.first,
               let label = SectionIndex.label(for: first)
         else { return (SectionIndex.other, SectionIndex.labels.count - 1) }
         return (label, SectionIndex.position[label]!)

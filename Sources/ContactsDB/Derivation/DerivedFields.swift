@@ -35,11 +35,10 @@ struct DerivedFields: Sendable {
         companyFolded = draft.company.map(Collation.fold)
         attributes = ContactAttributes(draft)
         var words: [Data] = []
-        for name in [draft.firstName, draft.lastName, draft.company].compactMap({ $0 }) {
-            for word in Text.words(name) {
-                let key = Data(Collation.fold(String(word)).utf8)
-                if !key.isEmpty, !words.contains(key) { words.append(key) }
-            }
+        let names = [draft.firstName, draft.lastName, draft.company].compactMap { $0 }
+        for word in names.map(Collation.fold).flatMap(Text.words) {
+            let key = Data(word.utf8)
+            if !words.contains(key) { words.append(key) }
         }
         nameWords = words
     }

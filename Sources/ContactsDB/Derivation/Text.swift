@@ -4,7 +4,25 @@ import Foundation
 enum Text {
     /// Trims the ends and collapses inner runs of white space to one space.
     static func tidy(_ text: String) -> String {
-        text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+        isTidy(text) ? text : text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+    }
+
+    /// True when `tidy` would return the text unchanged, judged from its
+    /// UTF-8 bytes: no white space at the ends, no run of it, nothing but
+    /// single ASCII spaces, and no lead byte of a non-ASCII space.
+    private static func isTidy(_ text: String) -> Bool {
+        var previous: UInt8 = 0x20  // a leading space is untidy
+        for byte in text.utf8 {
+            switch byte {
+            case 0x09...0x0D, 0xC2, 0xE1, 0xE2, 0xE3:
+                return false
+            case 0x20 where previous == 0x20:
+                return false
+            default:
+                previous = byte
+            }
+        }
+        return previous != 0x20 || text.isEmpty
     }
 
     /// `tidy`, with an empty result read as absent.

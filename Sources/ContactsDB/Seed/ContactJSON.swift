@@ -1,10 +1,10 @@
 import Foundation
 
 /// One contact of the JSON format (SPEC §Seed / import / export JSON format)
-/// as decoded: the keys it holds and their values. Unknown keys are refused,
-/// so that a typo is never dropped silently; derived fields are accepted and
+/// as read: the keys it holds and their values. Unknown keys are refused, so
+/// that a typo is never dropped silently; derived fields are accepted and
 /// ignored, so that an export imports again.
-public struct ContactJSON: Decodable, Sendable {
+public struct ContactJSON: Sendable {
     /// The fields present in the input, applied in ``apply(to:)``.
     private var changes: [Change] = []
 
@@ -16,6 +16,8 @@ public struct ContactJSON: Decodable, Sendable {
     static let derivedKeys: Set<String> = [
         "displayName", "sortName", "sectionKey", "sortIndex", "createdAt", "updatedAt",
     ]
+    private static let keys = ["id", "firstName", "lastName", "company", "age", "phones", "emails",
+                               "addresses", "messengers"]
 
     /// A draft holding just the fields present in the input.
     public var draft: ContactDraft {
@@ -41,209 +43,197 @@ public struct ContactJSON: Decodable, Sendable {
         }
     }
 
+    // MARK: - Reading files
+
     /// One contact, possibly partial (for updates), from a JSON object.
     public static func decode(_ data: Data, source: String) throws -> ContactJSON {
-        try JSONElementStream(data: data, fileName: source).checkSyntax()
-        return try decode(data, at: "", file: source)
+        try data.withUnsafeBytes { raw in
+            var reader = JSONReader(bytes: raw.bindMemory(to: UInt8.self), fileName: source)
+            let contact = try read(&reader, at: "")
+            try reader.expectEnd()
+            return contact
+        }
     }
 
     /// The contacts of a JSON file: the import format (an array, or an
     /// object with "contacts"), or one contact object on its own.
     public static func drafts(in data: Data, source: String) throws -> [ContactDraft] {
-        let stream = JSONElementStream(data: data, fileName: source)
-        try stream.checkSyntax()
-        let top = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-        if let object = top as? [String: Any], object["contacts"] == nil {
-            return [try decode(data, at: "", file: source).draft]
-        }
         var drafts: [ContactDraft] = []
-        try stream.forEachElement { index, bytes, _ in
-            drafts.append(try decode(bytes, at: "contacts[\(index)]", file: source).draft)
+        try forEachContact(in: data, source: source, allowingSingleContact: true) { _, _, contact in
+            drafts.append(contact.draft)
         }
         return drafts
     }
 
-    /// Decodes one contact; `path` prefixes field names in errors.
-    static func decode(_ data: Data, at path: String, file: String) throws -> ContactJSON {
-        do {
-            return try JSONDecoder().decode(ContactJSON.self, from: data)
-        } catch let error as ContactsDBError {
-            guard case let .invalidContact(field, reason) = error else { throw error }
-            throw ContactsDBError.invalidContact(field: JSONPath.join(path, field), reason: reason)
-        } catch let error as DecodingError {
-            throw ContactsDBError.invalidContact(
-                field: JSONPath.join(path, JSONPath.describe(error.codingPath)), reason: error.reason)
+    /// Reads a contacts file (an array, or `{"contacts": [...]}`) one contact
+    /// at a time and calls `body` with its path (`contacts[3]`), the bytes
+    /// read so far and the contact.
+    static func forEachContact(
+        in data: Data, source: String, allowingSingleContact: Bool = false,
+        _ body: (String, Int, ContactJSON) throws -> Void
+    ) throws {
+        try data.withUnsafeBytes { raw in
+            var reader = JSONReader(bytes: raw.bindMemory(to: UInt8.self), fileName: source)
+            func readContacts(_ reader: inout JSONReader) throws {
+                guard reader.peekKind() == .array else {
+                    throw reader.syntaxError("expected an array of contacts")
+                }
+                try reader.readArray { reader, index in
+                    let path = "contacts[\(index)]"
+                    try body(path, reader.position, try read(&reader, at: path))
+                }
+            }
+            switch reader.peekKind() {
+            case .array:
+                try readContacts(&reader)
+            case .object:
+                if allowingSingleContact, !startsWithContactsKey(reader) {
+                    try body("", reader.position, try read(&reader, at: ""))
+                    break
+                }
+                var sawContacts = false
+                try reader.readObject { reader, key in
+                    guard key == "contacts", !sawContacts else {
+                        throw reader.syntaxError(sawContacts
+                            ? "\"contacts\" is given twice"
+                            : "unknown key \"\(key)\"; the top-level object holds only \"contacts\"",
+                            at: reader.keyPosition)
+                    }
+                    sawContacts = true
+                    try readContacts(&reader)
+                }
+                guard sawContacts else { throw reader.syntaxError("the object has no \"contacts\" key") }
+            case nil where reader.position >= reader.bytes.count:
+                throw reader.syntaxError("the file is empty; expected an array of contacts")
+            default:
+                throw reader.syntaxError("expected an array of contacts or an object with \"contacts\"")
+            }
+            try reader.expectEnd()
         }
     }
 
-    // MARK: - Decodable
+    // MARK: - Reading one contact
 
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: JSONPath.Key.self)
-        try JSONPath.refuseUnknownKeys(
-            container, known: ["id", "firstName", "lastName", "company", "age", "phones", "emails",
-                               "addresses", "messengers"], ignored: Self.derivedKeys)
-        for key in container.allKeys {
-            switch key.stringValue {
-            case "id": changes.append(.id(try container.decodeIfPresent(String.self, forKey: key)))
-            case "firstName": changes.append(.firstName(try container.decodeIfPresent(String.self, forKey: key)))
-            case "lastName": changes.append(.lastName(try container.decodeIfPresent(String.self, forKey: key)))
-            case "company": changes.append(.company(try container.decodeIfPresent(String.self, forKey: key)))
-            case "age": changes.append(.age(try Self.decodeAge(container, key)))
+    static func read(_ reader: inout JSONReader, at path: String) throws -> ContactJSON {
+        guard reader.peekKind() == .object else { throw invalid(path, "expected a contact object here.") }
+        var contact = ContactJSON()
+        try reader.readObject { reader, key in
+            let field = JSONPath.join(path, key)
+            switch key {
+            case "id": contact.changes.append(.id(try optionalString(&reader, field)))
+            case "firstName": contact.changes.append(.firstName(try optionalString(&reader, field)))
+            case "lastName": contact.changes.append(.lastName(try optionalString(&reader, field)))
+            case "company": contact.changes.append(.company(try optionalString(&reader, field)))
+            case "age": contact.changes.append(.age(try optionalAge(&reader, field)))
             case "phones":
-                let items = try container.decodeIfPresent([PhoneJSON].self, forKey: key) ?? []
-                changes.append(.phones(items.map(\.phone)))
+                contact.changes.append(.phones(try list(&reader, field) { reader, path in
+                    var phone = Phone(type: "", value: "")
+                    try object(&reader, path, ["type": \.type, "value": \.value], required: ["value"], ignoring: "e164", into: &phone)
+                    return phone
+                }))
             case "emails":
-                let items = try container.decodeIfPresent([EmailJSON].self, forKey: key) ?? []
-                changes.append(.emails(items.map(\.email)))
+                contact.changes.append(.emails(try list(&reader, field) { reader, path in
+                    var email = Email(type: "", value: "")
+                    try object(&reader, path, ["type": \.type, "value": \.value], required: ["value"], into: &email)
+                    return email
+                }))
             case "addresses":
-                let items = try container.decodeIfPresent([AddressJSON].self, forKey: key) ?? []
-                changes.append(.addresses(items.map(\.address)))
+                contact.changes.append(.addresses(try list(&reader, field) { reader, path in
+                    var address = Address(type: "")
+                    try object(&reader, path, [
+                        "type": \.type, "street1": \.street1, "street2": \.street2, "city": \.city,
+                        "state": \.state, "zipcode": \.zipcode, "country": \.country,
+                    ], required: [], into: &address)
+                    return address
+                }))
             case "messengers":
-                let items = try container.decodeIfPresent([MessengerJSON].self, forKey: key) ?? []
-                changes.append(.messengers(items.map(\.messenger)))
+                contact.changes.append(.messengers(try list(&reader, field) { reader, path in
+                    var messenger = Messenger(service: "", handle: "")
+                    try object(&reader, path, ["service": \.service, "handle": \.handle],
+                               required: ["service", "handle"], into: &messenger)
+                    return messenger
+                }))
+            case _ where derivedKeys.contains(key):
+                try reader.skipValue()
             default:
-                continue  // a derived field
+                throw invalid(field, "unknown key; the keys of a contact are \(keys.joined(separator: ", ")).")
             }
         }
+        return contact
     }
-}
 
-extension ContactJSON {
+    // MARK: - Non public
+
+    private static func startsWithContactsKey(_ reader: JSONReader) -> Bool {
+        var probe = reader
+        var first: String?
+        try? probe.readObject { _, key in
+            first = key
+            throw CancellationError()
+        }
+        return first == "contacts"
+    }
+
+    private static func optionalString(_ reader: inout JSONReader, _ field: String) throws -> String? {
+        if try reader.readNull() { return nil }
+        guard reader.peekKind() == .string else { throw invalid(field, "expected a string or null here.") }
+        return try reader.readString()
+    }
+
     /// JSON numbers may be written 34, 34.0 or 3.4e1; only whole ones fit.
-    private static func decodeAge(_ container: KeyedDecodingContainer<JSONPath.Key>, _ key: JSONPath.Key) throws -> Int? {
-        guard let number = try container.decodeIfPresent(Double.self, forKey: key) else { return nil }
-        guard let age = Int(exactly: number) else {
-            throw ContactsDBError.invalidContact(
-                field: JSONPath.describe(container.codingPath + [key]),
-                reason: "\(number) is not a whole number; an age is a whole number from 0 to 999.")
+    private static func optionalAge(_ reader: inout JSONReader, _ field: String) throws -> Int? {
+        if try reader.readNull() { return nil }
+        guard reader.peekKind() == .number else { throw invalid(field, "expected a whole number here.") }
+        let text = try reader.readNumber()
+        if let age = Int(text) { return age }
+        guard let number = Double(text), let age = Int(exactly: number) else {
+            throw invalid(field, "\(text) is not a whole number from 0 to 999.")
         }
         return age
     }
-}
 
-// MARK: - Children
-
-private struct PhoneJSON: Decodable {
-    var phone: Phone
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: JSONPath.Key.self)
-        try JSONPath.refuseUnknownKeys(container, known: ["type", "value"], ignored: ["e164"])
-        phone = Phone(
-            type: try container.decodeIfPresent(String.self, forKey: "type") ?? "",
-            value: try container.decode(String.self, forKey: "value"))
-    }
-}
-
-private struct EmailJSON: Decodable {
-    var email: Email
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: JSONPath.Key.self)
-        try JSONPath.refuseUnknownKeys(container, known: ["type", "value"])
-        email = Email(
-            type: try container.decodeIfPresent(String.self, forKey: "type") ?? "",
-            value: try container.decode(String.self, forKey: "value"))
-    }
-}
-
-private struct AddressJSON: Decodable {
-    static let fields = ["street1", "street2", "city", "state", "zipcode", "country"]
-    var address: Address
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: JSONPath.Key.self)
-        try JSONPath.refuseUnknownKeys(container, known: Set(["type"] + Self.fields))
-        func text(_ key: String) throws -> String {
-            try container.decodeIfPresent(String.self, forKey: JSONPath.Key(stringValue: key)) ?? ""
+    private static func list<T>(
+        _ reader: inout JSONReader, _ field: String, _ element: (inout JSONReader, String) throws -> T
+    ) throws -> [T] {
+        if try reader.readNull() { return [] }
+        guard reader.peekKind() == .array else { throw invalid(field, "expected an array here.") }
+        var items: [T] = []
+        try reader.readArray { reader, index in
+            items.append(try element(&reader, "\(field)[\(index)]"))
         }
-        address = Address(
-            type: try text("type"), street1: try text("street1"), street2: try text("street2"),
-            city: try text("city"), state: try text("state"), zipcode: try text("zipcode"),
-            country: try text("country"))
-    }
-}
-
-private struct MessengerJSON: Decodable {
-    var messenger: Messenger
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: JSONPath.Key.self)
-        try JSONPath.refuseUnknownKeys(container, known: ["service", "handle"])
-        messenger = Messenger(
-            service: try container.decode(String.self, forKey: "service"),
-            handle: try container.decode(String.self, forKey: "handle"))
-    }
-}
-
-// MARK: - Paths
-
-/// JSON paths (`phones[0].value`) for error messages.
-enum JSONPath {
-    struct Key: CodingKey, ExpressibleByStringLiteral {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init(stringLiteral value: String) { stringValue = value }
-        init?(intValue: Int) { nil }
+        return items
     }
 
-    static func describe(_ codingPath: [any CodingKey]) -> String {
-        codingPath.map { key in
-            key.intValue.map { "[\($0)]" } ?? ".\(key.stringValue)"
-        }.joined()
-    }
-
-    /// `contacts[3]` + `.phones[0]`; a relative path alone loses its dot.
-    static func join(_ path: String, _ relative: String) -> String {
-        path.isEmpty ? String(relative.drop { $0 == "." }) : path + relative
-    }
-
-    static func refuseUnknownKeys(
-        _ container: KeyedDecodingContainer<Key>, known: Set<String>, ignored: Set<String> = []
+    /// Reads an object of string fields into `value` through `fields`;
+    /// other keys (but `ignoring`) are refused, `null` reads as "".
+    private static func object<T>(
+        _ reader: inout JSONReader, _ path: String, _ fields: KeyValuePairs<String, WritableKeyPath<T, String>>,
+        required: [String], ignoring: String? = nil, into value: inout T
     ) throws {
-        for key in container.allKeys where !known.contains(key.stringValue) && !ignored.contains(key.stringValue) {
-            let suggestion = known.sorted().joined(separator: ", ")
-            throw ContactsDBError.invalidContact(
-                field: describe(container.codingPath + [key]),
-                reason: "unknown key; the keys here are \(suggestion).")
+        guard reader.peekKind() == .object else { throw invalid(path, "expected an object here.") }
+        var missing = required
+        try reader.readObject { reader, key in
+            if let keyPath = fields.first(where: { $0.key == key })?.value {
+                value[keyPath: keyPath] = try optionalString(&reader, "\(path).\(key)") ?? ""
+                missing.removeAll { $0 == key }
+            } else if key == ignoring {
+                try reader.skipValue()
+            } else {
+                throw invalid("\(path).\(key)", "unknown key; the keys here are \(fields.map(\.key).joined(separator: ", ")).")
+            }
         }
+        if let key = missing.first { throw invalid("\(path).\(key)", "this key is required.") }
+    }
+
+    private static func invalid(_ field: String, _ reason: String) -> ContactsDBError {
+        .invalidContact(field: field, reason: reason)
     }
 }
 
-extension DecodingError {
-    /// One clause saying what was wrong with the value.
-    var reason: String {
-        switch self {
-        case let .typeMismatch(type, _):
-            return "expected \(JSONTypeName.of(type)) here."
-        case let .valueNotFound(type, _):
-            return "expected \(JSONTypeName.of(type)), found null."
-        case .keyNotFound:
-            return "this key is required."
-        case let .dataCorrupted(context):
-            return context.debugDescription.hasSuffix(".") ? context.debugDescription : context.debugDescription + "."
-        @unknown default:
-            return "the value cannot be read."
-        }
-    }
-
-    var codingPath: [any CodingKey] {
-        switch self {
-        case let .typeMismatch(_, context), let .valueNotFound(_, context), let .dataCorrupted(context):
-            return context.codingPath
-        case let .keyNotFound(key, context):
-            return context.codingPath + [key]
-        @unknown default:
-            return []
-        }
-    }
-}
-
-private enum JSONTypeName {
-    static func of(_ type: Any.Type) -> String {
-        switch type {
-        case is Int.Type: return "a whole number"
-        case is String.Type: return "a string"
-        case is [Any].Type: return "an array"
-        default: return "an object"
-        }
+/// JSON paths (`contacts[3].phones[0].value`) for error messages.
+enum JSONPath {
+    /// `contacts[3]` + `phones` → `contacts[3].phones`; "" + `age` → `age`.
+    static func join(_ path: String, _ key: String) -> String {
+        path.isEmpty ? key : "\(path).\(key)"
     }
 }

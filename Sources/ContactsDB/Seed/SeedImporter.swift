@@ -111,12 +111,10 @@ enum SeedImporter {
     static func insertAll(_ data: Data, source: String, progress: ImportProgress?, _ db: Database) throws -> Int {
         let now = Timestamp.string(from: Date())
         var count = 0
-        try JSONElementStream(data: data, fileName: source).forEachElement { index, bytes, offset in
-            let path = "contacts[\(index)]"
-            let draft = try ContactJSON.decode(bytes, at: path, file: source).draft
-            _ = try ContactWriter.insert(try ContactValidator.validated(draft, at: path), at: path, now: now, db)
+        try ContactJSON.forEachContact(in: data, source: source) { path, bytesRead, contact in
+            _ = try ContactWriter.insert(try ContactValidator.validated(contact.draft, at: path), at: path, now: now, db)
             count += 1
-            progress?(offset + bytes.count, data.count)
+            progress?(bytesRead, data.count)
         }
         return count
     }

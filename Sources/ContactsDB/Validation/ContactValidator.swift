@@ -55,28 +55,22 @@ enum ContactValidator {
     private static func validated(_ phone: Phone, at path: String) throws -> Phone {
         let value = Text.tidy(phone.value)
         try checkLength(value, "\(path).value")
-        let shown = quoted(value)
         for (offset, scalar) in value.unicodeScalars.enumerated() {
             let allowed = ("0"..."9").contains(scalar) || " -.()".unicodeScalars.contains(scalar)
                 || (scalar == "+" && offset == 0)
             try require(allowed, "\(path).value",
-                "\(shown) contains \(quoted(String(scalar))); a phone holds digits, an optional leading \"+\", and only spaces, dashes, dots and parentheses besides.")
+                "\(quoted(value)) contains \(quoted(String(scalar))); a phone holds digits, an optional leading \"+\", and only spaces, dashes, dots and parentheses besides.")
         }
-        let digitCount = PhoneNumber(value).digits.count
+        let digitCount = value.utf8.count { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
         try require((9...15).contains(digitCount), "\(path).value",
-            "\(shown) has \(digitCount) digits; a phone needs 9 to 15.")
+            "\(quoted(value)) has \(digitCount) digits; a phone needs 9 to 15.")
         return Phone(type: try label(phone.type, default: .mobile, at: "\(path).type"), value: value)
     }
 
     private static func validated(_ email: Email, at path: String) throws -> Email {
         let value = email.value.trimmingCharacters(in: .whitespacesAndNewlines)
         try checkLength(value, "\(path).value")
-        let parts = value.split(separator: "@", omittingEmptySubsequences: false)
-        let isValid = parts.count == 2 && !parts[0].isEmpty
-            && !value.contains(where: { $0.isWhitespace })
-            && parts[1].split(separator: ".", omittingEmptySubsequences: false).count >= 2
-            && !parts[1].split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty)
-        try require(isValid, "\(path).value",
+        try require(isEmailAddress(value), "\(path).value",
             "\(quoted(value)) is not an email address; it needs one \"@\" between a non-empty local part and a dotted domain, and no spaces.")
         return Email(type: try label(email.type, default: .home, at: "\(path).type"), value: value)
     }
@@ -106,6 +100,29 @@ enum ContactValidator {
     }
 
     // MARK: - Non public
+
+    /// One "@" between a non-empty local part and a domain of two or more
+    /// non-empty dot-separated labels; no white space anywhere.
+    private static func isEmailAddress(_ value: String) -> Bool {
+        var atCount = 0, localLength = 0, labelLength = 0, labels = 0
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "@"):
+                atCount += 1
+                guard atCount == 1, localLength > 0 else { return false }
+            case UInt8(ascii: ".") where atCount == 1:
+                guard labelLength > 0 else { return false }
+                labels += 1
+                labelLength = 0
+            case 0x09...0x0D, 0x20, 0xC2, 0xE1, 0xE2, 0xE3:  // ASCII and lead bytes of Unicode spaces
+                if byte >= 0xC2, !value.unicodeScalars.contains(where: \.properties.isWhitespace) { fallthrough }
+                return false
+            default:
+                if atCount == 0 { localLength += 1 } else { labelLength += 1 }
+            }
+        }
+        return atCount == 1 && labels >= 1 && labelLength > 0
+    }
 
     private static func name(_ name: String?, _ field: String) throws -> String? {
         let tidied = Text.tidyOrNil(name)
