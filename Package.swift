@@ -17,10 +17,17 @@ let package = Package(
         .target(
             name: "ContactsDB",
             dependencies: [
+                "CICU",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             plugins: ["EmbedResourcesPlugin"]
+        ),
+        // ICU (Debian's libicu-dev): the root collator and AlphabeticIndex,
+        // behind a C face because AlphabeticIndex is C++ only.
+        .target(
+            name: "CICU",
+            linkerSettings: [.linkedLibrary("icui18n"), .linkedLibrary("icuuc"), .linkedLibrary("icudata")]
         ),
         .executableTarget(
             name: "ContactsDBCLI",

@@ -1,3 +1,4 @@
+import CICU
 import Foundation
 
 /// How names compare and file into sections.
@@ -7,16 +8,37 @@ import Foundation
 /// ``version`` is recorded in the database so that keys computed by another
 /// version are recomputed on open.
 ///
-/// This version folds case and accents (keeping letters that are letters of
-/// their own, such as Й) and compares the folded text by code point, which
-/// puts Latin, Greek, Cyrillic and Hangul in the order of ICU's root
-/// collation and each alphabet in its own order.
+/// Order follows ICU's root collation at primary strength (case and accents
+/// ignored, each alphabet in its own order, Ё beside Е), through ICU sort
+/// keys that SQLite compares bytewise, so every sort runs from an index.
+/// Sections follow ICU's AlphabeticIndex.
 enum Collation {
-    static let version = "fold-1"
+    /// ICU's version and its root collator's, e.g. `icu 72.1/153.112`.
+    static let version: String = {
+        var buffer = [CChar](repeating: 0, count: 64)
+        cicu_collation_version(&buffer, Int32(buffer.count))
+        return "icu " + String(cString: buffer) + " primary"
+    }()
 
-    /// A bytewise-comparable key: the folded text's UTF-8 bytes.
+    /// The bytewise-comparable ICU sort key of `text`.
     static func key(_ text: String) -> Data {
-        Data(fold(text).utf8)
+        withUTF16(text) { utf16, length in
+            var capacity = 4 * Int(length) + 16
+            while true {
+                let key = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer -> Data? in
+                    let size = Int(cicu_sort_key(utf16, length, buffer.baseAddress, Int32(capacity)))
+                    precondition(size >= 0, "ICU's collator is unavailable")
+                    return size < capacity ? Data(buffer[..<size]) : nil
+                }
+                if let key { return key }
+                capacity *= 2
+            }
+        }
+    }
+
+    /// <0, 0 or >0 as ICU's collator orders `a` and `b`.
+    static func compare(_ a: String, _ b: String) -> Int {
+        withUTF16(a) { a, aLength in withUTF16(b) { b, bLength in Int(cicu_compare(a, aLength, b, bLength)) } }
     }
 
     /// Case- and accent-insensitive form of `text`, as ICU's primary
@@ -66,57 +88,45 @@ enum Collation {
         return String(folded).precomposedStringWithCanonicalMapping
     }
 
-    /// The section a sort name files under: its first letter's label in the
-    /// index (A–Z, Α–Ω, А–Я, ㄱ–ㅎ), or "#".
+    /// The section a sort name files under: the label ICU's AlphabeticIndex
+    /// gives it (A–Z, Α–Ω, А–Я, ㄱ–ㅎ), or "#", and that section's position.
     static func section(of sortName: String) -> (key: String, index: Int) {
-        section(ofFolded: fold(sortName))
+        let bucket = withUTF16(sortName) { text, length in Int(cicu_bucket_of(text, length)) }
+        return SectionIndex.buckets.indices.contains(bucket) ? SectionIndex.buckets[bucket] : SectionIndex.otherSection
     }
 
-    static func section(ofFolded foldedSortName: String) -> (key: String, index: Int) {
-        guard let first = foldedSortName.unicodeScalars.first,
-              let label = SectionIndex.label(for: first)
-        else { return (SectionIndex.other, SectionIndex.labels.count - 1) }
-        return (label, SectionIndex.position[label]!)
+    private static func withUTF16<T>(_ text: String, _ body: (UnsafePointer<UInt16>, Int32) -> T) -> T {
+        let count = text.utf16.count
+        return withUnsafeTemporaryAllocation(of: UInt16.self, capacity: max(count, 1)) { buffer in
+            _ = buffer.initialize(from: text.utf16)
+            return body(buffer.baseAddress!, Int32(count))
+        }
     }
 }
 
-/// The section index labels in reading order, "#" last.
+/// The section index: ICU's AlphabeticIndex for English with the Greek,
+/// Russian and Korean labels added, its letter buckets in its order, and
+/// every other bucket (digits, symbols, other scripts) as "#", last.
 enum SectionIndex {
     static let other = "#"
 
-    private static let latin = (UInt32(0x41)...0x5A).map { String(UnicodeScalar($0)!) }
-    private static let greek = Array("ΑΒΓΔΕΖΗΘΙΚΛΜΝΞΟΠΡΣΤΥΦΧΨΩ").map(String.init)
-    private static let cyrillic = Array("АБВГДЕЖЗИЙКЛМНОПРСТУФХЦЧШЩЫЭЮЯ").map(String.init)
-    private static let hangul = Array("ㄱㄴㄷㄹㅁㅂㅅㅇㅈㅊㅋㅌㅍㅎ").map(String.init)
-
-    static let labels = latin + greek + cyrillic + hangul + [other]
+    /// The letter labels in reading order, then "#".
+    static let labels: [String] = buckets.filter { $0.key != other }.map(\.key) + [other]
     static let position = Dictionary(uniqueKeysWithValues: labels.enumerated().map { ($1, $0) })
+    static var otherSection: (key: String, index: Int) { (other, labels.count - 1) }
 
-    /// Hangul choseong (in syllable order) → the index label it files under;
-    /// the doubled consonants file under their single one.
-    private static let choseongLabels = Array("ㄱㄱㄴㄷㄷㄹㅁㅂㅂㅅㅅㅇㅈㅈㅊㅋㅌㅍㅎ").map(String.init)
-
-    /// The label of a folded first letter, or nil for "#".
-    static func label(for scalar: Unicode.Scalar) -> String? {
-        switch scalar.value {
-        case 0x61...0x7A:
-            return String(scalar).uppercased()
-        case 0x3B1...0x3C9:
-            return labelAtOrBefore(String(scalar).uppercased(), in: greek)
-        case 0x430...0x44F:
-            return labelAtOrBefore(String(scalar).uppercased(), in: cyrillic)
-        case 0xAC00...0xD7A3:
-            return choseongLabels[Int(scalar.value - 0xAC00) / 588]
-        case 0x3131...0x314E:
-            return labelAtOrBefore(String(scalar), in: hangul)
-        default:
-            return nil
+    /// Each ICU bucket as its label and position in `labels`.
+    static let buckets: [(key: String, index: Int)] = {
+        var buffer = [CChar](repeating: 0, count: 64)
+        let letterLabels: [String?] = (0..<cicu_bucket_count()).map { bucket in
+            cicu_bucket_label(bucket, &buffer, Int32(buffer.count)) != 0 ? String(cString: buffer) : nil
         }
-    }
-
-    /// The last label not after `letter`, as an index files letters that
-    /// have no label of their own (ς under Σ, Ъ under Щ).
-    private static func labelAtOrBefore(_ letter: String, in alphabet: [String]) -> String? {
-        alphabet.last { $0.unicodeScalars.first!.value <= letter.unicodeScalars.first!.value }
-    }
+        let letterCount = letterLabels.compactMap { $0 }.count
+        var position = 0
+        return letterLabels.map { label in
+            guard let label else { return (other, letterCount) }
+            defer { position += 1 }
+            return (label, position)
+        }
+    }()
 }

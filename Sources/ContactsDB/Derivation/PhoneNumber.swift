@@ -68,8 +68,13 @@ struct PhoneNumber: Sendable {
         return national.prefix(prefixLength)
     }
 
-    /// `010-1234-5678`, `02-123-4567`, `031-1234-5678`.
+    /// `010-1234-5678`, `02-123-4567`, `031-1234-5678`, and the nationwide
+    /// service numbers `1588-1234` (15XX, 16XX, 18XX), which have no trunk 0.
     private static func koreanNationalForm(_ national: String) -> String? {
+        let service = national.dropFirst()
+        if service.count == 8, ["15", "16", "18"].contains(service.prefix(2)) {
+            return "\(service.prefix(4))-\(service.suffix(4))"
+        }
         guard let area = koreanAreaCode(of: national) else { return nil }
         let subscriber = national.dropFirst(area.count)
         let exchange = subscriber.dropLast(4)

@@ -53,7 +53,8 @@ extension ContactStore {
                 throw ContactsDBError.invalidContact(field: "id", reason: "an id cannot be changed; it stays \"\(id)\".")
             }
             draft.id = id
-            try ContactWriter.replace(try ContactValidator.validated(draft), createdAt: current.createdAt, db)
+            try ContactWriter.replace(
+                try ContactValidator.validated(draft), createdAt: current.createdAt, updatedAt: Date(), db)
         }
         return try contacts(ids: [id])[0]
     }
@@ -87,14 +88,14 @@ enum ContactWriter {
     }
 
     /// Replaces a stored contact's fields and children with a validated draft.
-    static func replace(_ draft: ContactDraft, createdAt: Date, _ db: Database) throws {
+    static func replace(_ draft: ContactDraft, createdAt: Date, updatedAt: Date, _ db: Database) throws {
         let id = draft.id!
         for table in ["phone", "email", "address", "messenger", "nameWord"] {
             try db.cachedStatement(sql: "DELETE FROM \(table) WHERE contactId = ?").execute(arguments: [id])
         }
         try writeContactRow(
             id: id, draft, createdAt: Timestamp.string(from: createdAt),
-            updatedAt: Timestamp.string(from: Date()), replacing: true, db)
+            updatedAt: Timestamp.string(from: updatedAt), replacing: true, db)
         try writeChildren(id: id, draft, db)
     }
 

@@ -30,6 +30,9 @@ public final class ContactStore: Sendable {
         public var appliedMigrations: [String] = []
         /// The bundled seed, when this open imported it.
         public var seedImport: SeedImport?
+        /// How many contacts this open reindexed because the stored keys
+        /// were computed by another collation version; nil when none.
+        public var reindexedContacts: Int?
     }
 
     public let path: String
@@ -109,6 +112,8 @@ public final class ContactStore: Sendable {
                     try db.execute(sql: "PRAGMA synchronous = NORMAL")
                 }
             }
+            let reindexed = try queue.write(Reindexer.reindexIfCollationChanged)
+            report.reindexedContacts = reindexed.flatMap { $0 > 0 ? $0 : nil }
             if options.seedsOnFirstOpen {
                 report.seedImport = try queue.write(SeedImporter.seedIfFirstOpen)
             }

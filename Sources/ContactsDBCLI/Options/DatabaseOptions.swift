@@ -27,6 +27,9 @@ struct DatabaseOptions: ParsableArguments {
     /// imported the bundled seed, says so in one line on stderr.
     func openStore() throws -> ContactStore {
         let store = try openStore(seedsOnFirstOpen: true)
+        if let count = store.openReport.reindexedContacts {
+            Terminal.printNotice("Reindexed \(count) contacts: their sort keys came from another collation version.")
+        }
         if let seed = store.openReport.seedImport {
             Terminal.printNotice("Imported the bundled seed (\(seed.contactCount) contacts) into the new database \(store.path).")
         }
