@@ -40,10 +40,11 @@ CREATE TABLE contact (
     CHECK (firstName IS NOT NULL OR lastName IS NOT NULL OR company IS NOT NULL)
 );
 
--- The default sectioned order, and each name sort in both directions with
--- the contacts lacking that name last (ties: sortKey, then id, ascending).
+-- The default sectioned order (which also serves the section filter, as a
+-- section's label and its sortIndex go together), and each name sort in
+-- both directions with the contacts lacking that name last (ties: sortKey,
+-- then id, ascending).
 CREATE INDEX contact_on_defaultOrder ON contact(sortIndex, sortKey, id);
-CREATE INDEX contact_on_sectionKey ON contact(sectionKey, sortIndex, sortKey, id);
 CREATE INDEX contact_on_firstName_asc
     ON contact(firstNameKey IS NULL, firstNameKey, sortKey, id);
 CREATE INDEX contact_on_firstName_desc

@@ -38,7 +38,8 @@ extension ContactQuery {
                 add("contact.id IN (SELECT contactId FROM address WHERE instr(countryFolded, ?) > 0)",
                     [Collation.fold(text)])
             case .section(let label):
-                add("contact.sectionKey = ?", [label.uppercased()])
+                // A label and its position go together; unknown labels match nothing.
+                add("contact.sortIndex = ?", [SectionIndex.position[label.uppercased()] ?? -1])
             }
         }
         let sql = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
