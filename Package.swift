@@ -34,6 +34,8 @@ let package = Package(
             dependencies: [
                 "ContactsDB",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // The raw C API, for `bench`'s hand-written comparison queries.
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
         // Compiles Schema/*.sql and Seeds/*.json into the library, so that a

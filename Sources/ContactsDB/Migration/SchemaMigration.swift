@@ -27,7 +27,7 @@ public struct SchemaMigration: Hashable, Sendable {
 }
 
 enum Checksum {
-    static func sha256(_ data: Data) -> String {
-        SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+    static func sha256(_ bytes: some DataProtocol) -> String {
+        SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
     }
 }

@@ -99,11 +99,14 @@ extension ContactStore {
 
     /// The contacts that match `query`, in its order, each with all its
     /// children: one statement for the page and one per child table.
-    public func contacts(matching query: ContactQuery) throws -> [Contact] {
+    ///
+    /// - parameter includingChildren: false leaves phones, emails, addresses
+    ///   and messengers empty, for a list that shows names only.
+    public func contacts(matching query: ContactQuery, includingChildren: Bool = true) throws -> [Contact] {
         try read { db in
             let (sql, arguments) = query.selectStatement(columns: ContactReader.contactColumns)
             let contacts = try Row.fetchAll(db, sql: sql, arguments: arguments).map(ContactReader.makeContact)
-            return try ContactReader.withChildren(contacts, db)
+            return includingChildren ? try ContactReader.withChildren(contacts, db) : contacts
         }
     }
 

@@ -73,43 +73,51 @@ public struct ContactJSON: Sendable {
         _ body: (String, Int, ContactJSON) throws -> Void
     ) throws {
         try data.withUnsafeBytes { raw in
-            var reader = JSONReader(bytes: raw.bindMemory(to: UInt8.self), fileName: source)
-            func readContacts(_ reader: inout JSONReader) throws {
-                guard reader.peekKind() == .array else {
-                    throw reader.syntaxError("expected an array of contacts")
-                }
-                try reader.readArray { reader, index in
-                    let path = "contacts[\(index)]"
-                    try body(path, reader.position, try read(&reader, at: path))
-                }
-            }
-            switch reader.peekKind() {
-            case .array:
-                try readContacts(&reader)
-            case .object:
-                if allowingSingleContact, !startsWithContactsKey(reader) {
-                    try body("", reader.position, try read(&reader, at: ""))
-                    break
-                }
-                var sawContacts = false
-                try reader.readObject { reader, key in
-                    guard key == "contacts", !sawContacts else {
-                        throw reader.syntaxError(sawContacts
-                            ? "\"contacts\" is given twice"
-                            : "unknown key \"\(key)\"; the top-level object holds only \"contacts\"",
-                            at: reader.keyPosition)
-                    }
-                    sawContacts = true
-                    try readContacts(&reader)
-                }
-                guard sawContacts else { throw reader.syntaxError("the object has no \"contacts\" key") }
-            case nil where reader.position >= reader.bytes.count:
-                throw reader.syntaxError("the file is empty; expected an array of contacts")
-            default:
-                throw reader.syntaxError("expected an array of contacts or an object with \"contacts\"")
-            }
-            try reader.expectEnd()
+            try forEachContact(in: raw.bindMemory(to: UInt8.self), source: source,
+                               allowingSingleContact: allowingSingleContact, body)
         }
+    }
+
+    static func forEachContact(
+        in bytes: UnsafeBufferPointer<UInt8>, source: String, allowingSingleContact: Bool = false,
+        _ body: (String, Int, ContactJSON) throws -> Void
+    ) throws {
+        var reader = JSONReader(bytes: bytes, fileName: source)
+        func readContacts(_ reader: inout JSONReader) throws {
+            guard reader.peekKind() == .array else {
+                throw reader.syntaxError("expected an array of contacts")
+            }
+            try reader.readArray { reader, index in
+                let path = "contacts[\(index)]"
+                try body(path, reader.position, try read(&reader, at: path))
+            }
+        }
+        switch reader.peekKind() {
+        case .array:
+            try readContacts(&reader)
+        case .object:
+            if allowingSingleContact, !startsWithContactsKey(reader) {
+                try body("", reader.position, try read(&reader, at: ""))
+                break
+            }
+            var sawContacts = false
+            try reader.readObject { reader, key in
+                guard key == "contacts", !sawContacts else {
+                    throw reader.syntaxError(sawContacts
+                        ? "\"contacts\" is given twice"
+                        : "unknown key \"\(key)\"; the top-level object holds only \"contacts\"",
+                        at: reader.keyPosition)
+                }
+                sawContacts = true
+                try readContacts(&reader)
+            }
+            guard sawContacts else { throw reader.syntaxError("the object has no \"contacts\" key") }
+        case nil where reader.position >= reader.bytes.count:
+            throw reader.syntaxError("the file is empty; expected an array of contacts")
+        default:
+            throw reader.syntaxError("expected an array of contacts or an object with \"contacts\"")
+        }
+        try reader.expectEnd()
     }
 
     // MARK: - Reading one contact

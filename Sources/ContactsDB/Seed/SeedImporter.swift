@@ -42,7 +42,20 @@ extension ContactStore {
     ///   `.duplicateContactID`; nothing is written.
     @discardableResult
     public func importContacts(_ data: Data, source: String, progress: ImportProgress? = nil) throws -> Int {
-        try write { db in try SeedImporter.insertAll(data, source: source, progress: progress, db) }
+        try data.withUnsafeBytes { raw in
+            let input = ContactsInput(bytes: raw.bindMemory(to: UInt8.self), source: source, release: nil)
+            return try write { db in try SeedImporter.insertAll(input, progress: progress, db) }
+        }
+    }
+
+    /// ``importContacts(_:source:progress:)`` from a file, read through a
+    /// memory map whose pages are released as the import moves on, so that
+    /// a file of any size imports in bounded memory.
+    @discardableResult
+    public func importContacts(fromFileAt path: String, progress: ImportProgress? = nil) throws -> Int {
+        let file = try MappedFile(path: path)
+        let input = ContactsInput(bytes: file.bytes, source: (path as NSString).lastPathComponent, release: file.release)
+        return try write { db in try SeedImporter.insertAll(input, progress: progress, db) }
     }
 
     // MARK: - Seeding
@@ -50,7 +63,17 @@ extension ContactStore {
     /// Imports a seed once per database: a second call with the same bytes
     /// reports the first import and writes nothing.
     public func seed(_ data: Data, source: String, progress: ImportProgress? = nil) throws -> SeedOutcome {
-        try write { db in try SeedImporter.seed(data, source: source, progress: progress, db) }
+        try data.withUnsafeBytes { raw in
+            let input = ContactsInput(bytes: raw.bindMemory(to: UInt8.self), source: source, release: nil)
+            return try write { db in try SeedImporter.seed(input, progress: progress, db) }
+        }
+    }
+
+    /// ``seed(_:source:progress:)`` from a file, in bounded memory.
+    public func seed(fromFileAt path: String, progress: ImportProgress? = nil) throws -> SeedOutcome {
+        let file = try MappedFile(path: path)
+        let input = ContactsInput(bytes: file.bytes, source: (path as NSString).lastPathComponent, release: file.release)
+        return try write { db in try SeedImporter.seed(input, progress: progress, db) }
     }
 
     /// Records that this database declines the bundled seed: no open will
@@ -77,6 +100,14 @@ extension ContactStore {
     }
 }
 
+/// The bytes of a contacts file being imported, and how to hand back the
+/// pages already read (for memory-mapped files).
+struct ContactsInput {
+    var bytes: UnsafeBufferPointer<UInt8>
+    var source: String
+    var release: ((Int) -> Void)?
+}
+
 /// The SQL side of seeding and importing.
 enum SeedImporter {
     static let declinedKey = "bundledSeedDeclinedAt"
@@ -89,17 +120,21 @@ enum SeedImporter {
             SELECT EXISTS (SELECT 1 FROM seedImport) OR EXISTS (SELECT 1 FROM setting WHERE key = ?)
             """, arguments: [declinedKey]) ?? false
         guard !isSettled else { return nil }
-        guard case let .imported(record) = try seed(BundledSeed.data, source: BundledSeed.source, progress: nil, db)
-        else { return nil }
+        let outcome = try BundledSeed.data.withUnsafeBytes { raw in
+            try seed(ContactsInput(bytes: raw.bindMemory(to: UInt8.self), source: BundledSeed.source, release: nil),
+                     progress: nil, db)
+        }
+        guard case let .imported(record) = outcome else { return nil }
         return record
     }
 
-    static func seed(_ data: Data, source: String, progress: ImportProgress?, _ db: Database) throws -> SeedOutcome {
-        let checksum = Checksum.sha256(data)
+    static func seed(_ input: ContactsInput, progress: ImportProgress?, _ db: Database) throws -> SeedOutcome {
+        let checksum = Checksum.sha256(UnsafeRawBufferPointer(input.bytes))
         if let earlier = try imports(db).first(where: { $0.checksum == checksum }) {
             return .alreadyImported(earlier)
         }
-        let count = try insertAll(data, source: source, progress: progress, db)
+        let source = input.source
+        let count = try insertAll(input, progress: progress, db)
         let now = Timestamp.string(from: Date())
         let record = SeedImport(checksum: checksum, source: source, contactCount: count, importedAt: Timestamp.date(from: now)!)
         try db.execute(
@@ -108,13 +143,14 @@ enum SeedImporter {
         return .imported(record)
     }
 
-    static func insertAll(_ data: Data, source: String, progress: ImportProgress?, _ db: Database) throws -> Int {
+    static func insertAll(_ input: ContactsInput, progress: ImportProgress?, _ db: Database) throws -> Int {
         let now = Timestamp.string(from: Date())
         var count = 0
-        try ContactJSON.forEachContact(in: data, source: source) { path, bytesRead, contact in
+        try ContactJSON.forEachContact(in: input.bytes, source: input.source) { path, bytesRead, contact in
             _ = try ContactWriter.insert(try ContactValidator.validated(contact.draft, at: path), at: path, now: now, db)
             count += 1
-            progress?(bytesRead, data.count)
+            progress?(bytesRead, input.bytes.count)
+            input.release?(bytesRead)
         }
         return count
     }

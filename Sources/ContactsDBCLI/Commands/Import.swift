@@ -11,10 +11,12 @@ extension ContactsDBCommand {
         @Argument(help: "A JSON file in the seed format; - for stdin.") var file: String
 
         func run() throws {
-            let data = try InputFile.read(file)
+            try InputFile.checkReadable(file)
             let store = try database.openStore()
             let progress = Terminal.ProgressBar(label: "Importing")
-            let count = try store.importContacts(data, source: InputFile.displayName(file), progress: progress.update)
+            let count = file == "-"
+                ? try store.importContacts(try InputFile.read(file), source: "stdin", progress: progress.update)
+                : try store.importContacts(fromFileAt: file, progress: progress.update)
             progress.finish()
             print("Imported \(count) contacts from \(InputFile.displayName(file)).")
         }

@@ -16,11 +16,16 @@ extension ContactsDBCommand {
         @Argument(help: "A JSON file in the seed format; - for stdin.") var file: String?
 
         func run() throws {
-            let data = try file.map(InputFile.read) ?? BundledSeed.data
             let source = file.map(InputFile.displayName) ?? BundledSeed.source
+            if let file { try InputFile.checkReadable(file) }
             let store = try database.openStore(seedsOnFirstOpen: false)
             let progress = Terminal.ProgressBar(label: "Seeding")
-            let outcome = try store.seed(data, source: source, progress: progress.update)
+            let outcome: SeedOutcome
+            switch file {
+            case nil: outcome = try store.seed(BundledSeed.data, source: source, progress: progress.update)
+            case "-": outcome = try store.seed(try InputFile.read("-"), source: source, progress: progress.update)
+            case let path?: outcome = try store.seed(fromFileAt: path, progress: progress.update)
+            }
             progress.finish()
             switch outcome {
             case .imported(let seed):

@@ -78,6 +78,18 @@ enum InputFile {
     /// is not read into memory at once.
     static func read(_ path: String) throws -> Data {
         if path == "-" { return FileHandle.standardInput.readDataToEndOfFile() }
+        try checkReadable(path)
+        do {
+            return try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
+        } catch {
+            throw ContactsDBError.unreadableFile(path: path, reason: "permission denied or I/O error")
+        }
+    }
+
+    /// Throws, before anything is opened or written, when `path` (not "-")
+    /// is missing, a directory, or not readable.
+    static func checkReadable(_ path: String) throws {
+        guard path != "-" else { return }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw ContactsDBError.unreadableFile(path: path, reason: "no such file")
@@ -85,10 +97,8 @@ enum InputFile {
         guard !isDirectory.boolValue else {
             throw ContactsDBError.unreadableFile(path: path, reason: "it is a directory")
         }
-        do {
-            return try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
-        } catch {
-            throw ContactsDBError.unreadableFile(path: path, reason: "permission denied or I/O error")
+        guard FileManager.default.isReadableFile(atPath: path) else {
+            throw ContactsDBError.unreadableFile(path: path, reason: "permission denied")
         }
     }
 

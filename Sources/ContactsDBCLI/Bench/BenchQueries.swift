@@ -1,0 +1,166 @@
+import ContactsDB
+import Foundation
+
+/// The standard queries of `bench`: each once through the library's public
+/// API (results decoded into the library's values) and once as hand-written
+/// SQL on the raw C API, reading the same columns into Swift values.
+struct BenchQuery {
+    var name: String
+    var title: String
+    /// Runs the query through the library; returns how many rows it got.
+    var engine: () throws -> Int
+    /// Runs the same work on the raw C API; returns how many rows it got.
+    var raw: () -> Int
+}
+
+enum BenchQueries {
+    static let contactColumns = """
+        id, firstName, lastName, company, age, displayName, sortName, sectionKey, sortIndex, createdAt, updatedAt
+        """
+
+    /// A Russian number of the data set written another way (with its
+    /// digits as stored), and 4 digits from its middle.
+    struct PhoneProbes {
+        var otherFormat = "8 (900) 0000000"
+        var storedDigits = "79000000000"
+        var middleDigits = "0000"
+    }
+
+    static func phoneProbes(contacts: Int, seed: UInt64) -> PhoneProbes {
+        for draft in SyntheticContacts(count: contacts, seed: seed) {
+            for phone in draft.phones where phone.value.hasPrefix("+7 ") {
+                let national = phone.value.filter(\.isNumber).dropFirst()
+                return PhoneProbes(
+                    otherFormat: "8 (\(national.prefix(3))) \(national.dropFirst(3))",
+                    storedDigits: "7" + national, middleDigits: String(national.dropFirst(3).prefix(4)))
+            }
+        }
+        return PhoneProbes()
+    }
+
+    static func make(store: ContactStore, raw: RawSQLite, phone: PhoneProbes) throws -> [BenchQuery] {
+        let page = ContactQuery().page(limit: 50)
+        let q2 = ContactQuery().filter(.has([.phone, .email])).sorted(by: .lastName).page(limit: 50)
+        let q3Filter = ContactQuery().filter(.has([.telegram, .whatsapp, .phone, .email]))
+        let q3 = q3Filter.sorted(by: .firstName, descending: true).page(limit: 50)
+        let q5 = ContactQuery().filter(.namePrefix("an")).page(limit: 50)
+        let q6 = ContactQuery().filter(.phone(phone.otherFormat)).page(limit: 50)
+        let q7 = ContactQuery().filter(.phone(phone.middleDigits)).page(limit: 50)
+
+        let contacts = { (query: ContactQuery, children: Bool) in
+            { try store.contacts(matching: query, includingChildren: children).count }
+        }
+        let sql = try RawQueries(raw: raw)
+        return [
+            BenchQuery(name: "Q1", title: "first page of 50, default order",
+                       engine: contacts(page, false), raw: sql.page),
+            BenchQuery(name: "Q2", title: "phone ∧ email, last name A→Z, 50",
+                       engine: contacts(q2, false), raw: sql.phoneAndEmail),
+            BenchQuery(name: "Q3", title: "telegram ∧ whatsapp ∧ phone ∧ email, first name Z→A, 50",
+                       engine: contacts(q3, false), raw: sql.fourAttributes),
+            BenchQuery(name: "Q4", title: "count of Q3's filter",
+                       engine: { try store.count(matching: q3Filter) }, raw: sql.fourAttributeCount),
+            BenchQuery(name: "Q5", title: "name prefix \"an\", 50, default order",
+                       engine: contacts(q5, false), raw: { sql.namePrefix("an") }),
+            BenchQuery(name: "Q6", title: "phone \"\(phone.otherFormat)\", 50",
+                       engine: contacts(q6, false), raw: { sql.phone(digits: phone.storedDigits) }),
+            BenchQuery(name: "Q7", title: "phone \"\(phone.middleDigits)\" (4 middle digits), 50",
+                       engine: contacts(q7, false), raw: { sql.phone(digits: phone.middleDigits) }),
+            BenchQuery(name: "Q8", title: "section index with counts",
+                       engine: { try store.sections(matching: ContactQuery()).count }, raw: sql.sections),
+            BenchQuery(name: "Q9", title: "Q1's page with all children",
+                       engine: contacts(page, true), raw: sql.pageWithChildren),
+        ]
+    }
+}
+
+/// Hand-written SQL for each query, on the raw C API, prepared once.
+struct RawQueries {
+    let raw: RawSQLite
+    private let pageStatement, phoneAndEmailStatement, fourAttributesStatement, countStatement: RawSQLite.Statement
+    private let nameStatement, phoneStatement, sectionsStatement: RawSQLite.Statement
+    private let childStatements: [RawSQLite.Statement]
+
+    init(raw: RawSQLite) throws {
+        self.raw = raw
+        let columns = BenchQueries.contactColumns
+        pageStatement = try raw.prepare("SELECT \(columns) FROM contact ORDER BY sortIndex, sortKey, id LIMIT 50")
+        phoneAndEmailStatement = try raw.prepare("""
+            SELECT \(columns) FROM contact WHERE attributes & 3 = 3
+            ORDER BY lastNameKey IS NULL, lastNameKey, sortKey, id LIMIT 50
+            """)
+        fourAttributesStatement = try raw.prepare("""
+            SELECT \(columns) FROM contact WHERE attributes & 27 = 27
+            ORDER BY firstNameKey IS NULL, firstNameKey DESC, sortKey, id LIMIT 50
+            """)
+        countStatement = try raw.prepare("SELECT count(*) FROM contact WHERE attributes & 27 = 27")
+        nameStatement = try raw.prepare("""
+            SELECT \(columns) FROM contact WHERE id IN (SELECT contactId FROM nameWord WHERE word >= ? AND word < ?)
+            ORDER BY sortIndex, sortKey, id LIMIT 50
+            """)
+        phoneStatement = try raw.prepare("""
+            SELECT \(columns) FROM contact WHERE id IN (SELECT contactId FROM phone WHERE instr(normalized, ?) > 0)
+            ORDER BY sortIndex, sortKey, id LIMIT 50
+            """)
+        sectionsStatement = try raw.prepare(
+            "SELECT sectionKey, count(*) FROM contact GROUP BY sortIndex, sectionKey ORDER BY sortIndex")
+        childStatements = try [
+            "SELECT contactId, type, value FROM phone WHERE contactId IN (SELECT value FROM json_each(?)) ORDER BY contactId, position",
+            "SELECT contactId, type, value FROM email WHERE contactId IN (SELECT value FROM json_each(?)) ORDER BY contactId, position",
+            "SELECT contactId, type, street1, street2, city, state, zipcode, country FROM address WHERE contactId IN (SELECT value FROM json_each(?)) ORDER BY contactId, position",
+            "SELECT contactId, service, handle FROM messenger WHERE contactId IN (SELECT value FROM json_each(?)) ORDER BY contactId, position",
+        ].map(raw.prepare)
+    }
+
+    /// Reads a contact row's columns as an app would.
+    private func readContacts(_ statement: RawSQLite.Statement, _ values: [Any] = []) -> [String] {
+        var ids: [String] = []
+        statement.run(values) { row in
+            ids.append(row.text(0) ?? "")
+            _ = (row.text(1), row.text(2), row.text(3), row.int(4), row.text(5), row.text(6), row.text(7),
+                 row.int(8), row.text(9), row.text(10))
+        }
+        return ids
+    }
+
+    func page() -> Int { readContacts(pageStatement).count }
+    func phoneAndEmail() -> Int { readContacts(phoneAndEmailStatement).count }
+    func fourAttributes() -> Int { readContacts(fourAttributesStatement).count }
+
+    func fourAttributeCount() -> Int {
+        var count = 0
+        countStatement.run { count = $0.int(0) }
+        return count
+    }
+
+    func namePrefix(_ prefix: String) -> Int {
+        let key = Data(prefix.lowercased().utf8)
+        return readContacts(nameStatement, [key, key + [0xFF]]).count
+    }
+
+    func phone(digits: String) -> Int {
+        readContacts(phoneStatement, [digits]).count
+    }
+
+    func sections() -> Int {
+        var count = 0
+        sectionsStatement.run { row in
+            _ = (row.text(0), row.int(1))
+            count += 1
+        }
+        return count
+    }
+
+    func pageWithChildren() -> Int {
+        let ids = readContacts(pageStatement)
+        let list = "[" + ids.map { "\"\($0)\"" }.joined(separator: ",") + "]"
+        var children = 0
+        for statement in childStatements {
+            statement.run([list]) { row in
+                _ = (row.text(0), row.text(1), row.text(2))
+                children += 1
+            }
+        }
+        return ids.count
+    }
+}

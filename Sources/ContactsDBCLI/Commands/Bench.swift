@@ -1,0 +1,107 @@
+import ArgumentParser
+import ContactsDB
+import Foundation
+
+extension ContactsDBCommand {
+    struct Bench: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Time the import and the standard queries on a synthetic data set.",
+            discussion: """
+                Generates --contacts synthetic contacts (as `generate` does), imports them into a temporary \
+                database through the same code path as `import`, then runs each standard query --runs times \
+                warm through the library and as hand-written SQL on the raw SQLite C API, alternating, and \
+                reports medians and spreads. Nothing outside the temporary directory is touched.
+                """)
+
+        enum Format: String, ExpressibleByArgument, CaseIterable { case table, json }
+
+        @Option(help: "How many contacts.") var contacts = 100_000
+        @Option(help: "Timed runs of each query (at least 20).") var runs = 25
+        @Option(help: "The data set's random seed.") var seed: UInt64 = 1
+        @Option(help: "Output format.") var format: Format = .table
+
+        func validate() throws {
+            if contacts < 100 { throw ValidationError("Please give --contacts 100 or more.") }
+            if runs < 20 { throw ValidationError("Please give --runs 20 or more, so that medians mean something.") }
+        }
+
+        func run() throws {
+            let directory = FileManager.default.temporaryDirectory
+                .appendingPathComponent("contactsdb-bench-\(ProcessInfo.processInfo.processIdentifier)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+
+            let file = directory.appendingPathComponent("contacts.json").path
+            try writeDataSet(to: file)
+            var options = ContactStore.Options()
+            options.seedsOnFirstOpen = false
+            let path = directory.appendingPathComponent("bench.sqlite").path
+            let store = try ContactStore.open(at: path, options: options)
+
+            let start = Stopwatch.now()
+            let imported = try store.importContacts(fromFileAt: file)
+            let importSeconds = Double(Stopwatch.now() - start) / 1e9
+            let report = BenchReport(
+                contacts: imported, runs: runs, importSeconds: importSeconds, peakMemoryBytes: Stopwatch.peakMemoryBytes(),
+                results: try measureQueries(store: store, path: path))
+            print(format == .json ? report.json : report.table)
+        }
+
+        private func writeDataSet(to path: String) throws {
+            _ = FileManager.default.createFile(atPath: path, contents: nil)
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+            defer { try? handle.close() }
+            var buffer = "["
+            for (index, draft) in SyntheticContacts(count: contacts, seed: seed).enumerated() {
+                buffer += (index == 0 ? "\n" : ",\n") + draft.jsonText
+                if buffer.utf8.count > 1 << 20 {
+                    handle.write(Data(buffer.utf8))
+                    buffer = ""
+                }
+            }
+            handle.write(Data((buffer + "\n]\n").utf8))
+        }
+
+        private func measureQueries(store: ContactStore, path: String) throws -> [BenchReport.Result] {
+            let raw = try RawSQLite(path: path)
+            let probes = BenchQueries.phoneProbes(contacts: contacts, seed: seed)
+            return try BenchQueries.make(store: store, raw: raw, phone: probes).map { query in
+                let engineRows = try query.engine(), rawRows = query.raw()
+                guard engineRows == rawRows else {
+                    throw ValidationError("\(query.name): the engine found \(engineRows) rows but the raw SQL \(rawRows).")
+                }
+                for _ in 0..<3 {
+                    _ = try query.engine()
+                    _ = query.raw()
+                }
+                var engine: [UInt64] = [], rawTimes: [UInt64] = []
+                for _ in 0..<runs {
+                    engine.append(try Stopwatch.time { _ = try query.engine() })
+                    rawTimes.append(Stopwatch.time { _ = query.raw() })
+                }
+                return BenchReport.Result(query: query, rows: engineRows, engine: engine, raw: rawTimes)
+            }
+        }
+    }
+}
+
+/// Monotonic time and the process's peak memory.
+enum Stopwatch {
+    static func now() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+    }
+
+    static func time(_ body: () throws -> Void) rethrows -> UInt64 {
+        let start = now()
+        try body()
+        return now() - start
+    }
+
+    static func peakMemoryBytes() -> Int {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return usage.ru_maxrss * 1024  // kilobytes on Linux
+    }
+}
