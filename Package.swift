@@ -19,6 +19,7 @@ let package = Package(
             dependencies: [
                 "CICU",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             plugins: ["EmbedResourcesPlugin"]

@@ -1,26 +1,33 @@
--- Schema version 1: contacts, their ordered children, and the engine's own
--- records (seed imports, settings).
+-- Schema version 1: contacts, their ordered children, the indexes and
+-- maintained counts that let every query run from an index, and the
+-- engine's own records (seed imports, settings).
 --
 -- Plain SQL only: no custom collation or function is referenced, so the stock
 -- sqlite3 shell can open, check and query the file.
 --
+-- `contact.id` is the stable public id; `contact.pk` is the row's integer
+-- key, which children and search tables reference so that their rows stay
+-- small and a bulk import appends to them.
+--
 -- Derived columns are written by the engine on every write, never by callers:
 --   displayName, sortName, sectionKey, sortIndex  as SPEC §Data model says;
 --   sortKey, firstNameKey, lastNameKey, companyKey
---       collation keys (compared bytewise) of sortName and of each name,
---       NULL where the name is empty, so that every sort runs from an index;
+--       ICU root-collation sort keys (primary strength, compared bytewise)
+--       of sortName and of each name, NULL where the name is empty;
 --   companyFolded, email.valueFolded, address.cityFolded/countryFolded
 --       case- and accent-folded text for the "contains" filters;
 --   attributes
 --       a bit set of what the contact has, so that the "has" filters never
 --       probe the child tables: 1 phone, 2 email, 4 address, 8 telegram,
 --       16 whatsapp, 32 viber, 64 signal, 128 threema;
---   nameWord  the folded words of first name, last name and company, for
---       the name-prefix filter;
---   phone.normalized  E.164 where the country is known, else the digits.
+--   phone.normalized  E.164 where the country is known, else the digits;
+--   nameWord     the folded words of first name, last name and company;
+--   phoneSuffix  every suffix of 3 or more digits of each normalized number,
+--       so that "these digits occur in a number" is a range scan.
 
 CREATE TABLE contact (
-    id TEXT NOT NULL PRIMARY KEY CHECK (id <> ''),
+    pk INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE CHECK (id <> ''),
     firstName TEXT,
     lastName TEXT,
     company TEXT,
@@ -43,45 +50,44 @@ CREATE TABLE contact (
 -- The default sectioned order (which also serves the section filter, as a
 -- section's label and its sortIndex go together), and each name sort in
 -- both directions with the contacts lacking that name last (ties: sortKey,
--- then id, ascending).
-CREATE INDEX contact_on_defaultOrder ON contact(sortIndex, sortKey, id);
+-- then id, ascending). `attributes` rides along so that the "has" filters
+-- are checked in the index, before any row is read.
+CREATE INDEX contact_on_defaultOrder ON contact(sortIndex, sortKey, id, attributes);
 CREATE INDEX contact_on_firstName_asc
-    ON contact(firstNameKey IS NULL, firstNameKey, sortKey, id);
+    ON contact(firstNameKey IS NULL, firstNameKey, sortKey, id, attributes);
 CREATE INDEX contact_on_firstName_desc
-    ON contact(firstNameKey IS NULL, firstNameKey DESC, sortKey, id);
+    ON contact(firstNameKey IS NULL, firstNameKey DESC, sortKey, id, attributes);
 CREATE INDEX contact_on_lastName_asc
-    ON contact(lastNameKey IS NULL, lastNameKey, sortKey, id);
+    ON contact(lastNameKey IS NULL, lastNameKey, sortKey, id, attributes);
 CREATE INDEX contact_on_lastName_desc
-    ON contact(lastNameKey IS NULL, lastNameKey DESC, sortKey, id);
+    ON contact(lastNameKey IS NULL, lastNameKey DESC, sortKey, id, attributes);
 CREATE INDEX contact_on_company_asc
-    ON contact(companyKey IS NULL, companyKey, sortKey, id);
+    ON contact(companyKey IS NULL, companyKey, sortKey, id, attributes);
 CREATE INDEX contact_on_company_desc
-    ON contact(companyKey IS NULL, companyKey DESC, sortKey, id);
-CREATE INDEX contact_on_attributes ON contact(attributes);
+    ON contact(companyKey IS NULL, companyKey DESC, sortKey, id, attributes);
 
--- Children: clustered by (contactId, position), so a contact's children are
--- read in their order from one contiguous range.
+-- Children: clustered by (contactPk, position), so a contact's children are
+-- one contiguous range, in their order.
 CREATE TABLE phone (
-    contactId TEXT NOT NULL REFERENCES contact(id) ON DELETE CASCADE,
+    contactPk INTEGER NOT NULL REFERENCES contact(pk) ON DELETE CASCADE,
     position INTEGER NOT NULL,
     type TEXT NOT NULL CHECK (type <> ''),
     value TEXT NOT NULL,
     normalized TEXT NOT NULL,
-    PRIMARY KEY (contactId, position)
+    PRIMARY KEY (contactPk, position)
 ) WITHOUT ROWID;
-CREATE INDEX phone_on_normalized ON phone(normalized);
 
 CREATE TABLE email (
-    contactId TEXT NOT NULL REFERENCES contact(id) ON DELETE CASCADE,
+    contactPk INTEGER NOT NULL REFERENCES contact(pk) ON DELETE CASCADE,
     position INTEGER NOT NULL,
     type TEXT NOT NULL CHECK (type <> ''),
     value TEXT NOT NULL,
     valueFolded TEXT NOT NULL,
-    PRIMARY KEY (contactId, position)
+    PRIMARY KEY (contactPk, position)
 ) WITHOUT ROWID;
 
 CREATE TABLE address (
-    contactId TEXT NOT NULL REFERENCES contact(id) ON DELETE CASCADE,
+    contactPk INTEGER NOT NULL REFERENCES contact(pk) ON DELETE CASCADE,
     position INTEGER NOT NULL,
     type TEXT NOT NULL CHECK (type <> ''),
     street1 TEXT NOT NULL DEFAULT '',
@@ -92,24 +98,65 @@ CREATE TABLE address (
     country TEXT NOT NULL DEFAULT '',
     cityFolded TEXT NOT NULL DEFAULT '',
     countryFolded TEXT NOT NULL DEFAULT '',
-    PRIMARY KEY (contactId, position)
+    PRIMARY KEY (contactPk, position)
 ) WITHOUT ROWID;
 
 CREATE TABLE messenger (
-    contactId TEXT NOT NULL REFERENCES contact(id) ON DELETE CASCADE,
+    contactPk INTEGER NOT NULL REFERENCES contact(pk) ON DELETE CASCADE,
     position INTEGER NOT NULL,
     service TEXT NOT NULL
         CHECK (service IN ('telegram', 'whatsapp', 'viber', 'signal', 'threema')),
     handle TEXT NOT NULL CHECK (handle <> ''),
-    PRIMARY KEY (contactId, position)
+    PRIMARY KEY (contactPk, position)
 ) WITHOUT ROWID;
 
+-- Search tables.
 CREATE TABLE nameWord (
     word BLOB NOT NULL,
-    contactId TEXT NOT NULL REFERENCES contact(id) ON DELETE CASCADE,
-    PRIMARY KEY (word, contactId)
+    contactPk INTEGER NOT NULL REFERENCES contact(pk) ON DELETE CASCADE,
+    PRIMARY KEY (word, contactPk)
 ) WITHOUT ROWID;
-CREATE INDEX nameWord_on_contactId ON nameWord(contactId);
+CREATE INDEX nameWord_on_contactPk ON nameWord(contactPk, word);
+
+CREATE TABLE phoneSuffix (
+    suffix TEXT NOT NULL,
+    contactPk INTEGER NOT NULL REFERENCES contact(pk) ON DELETE CASCADE,
+    PRIMARY KEY (suffix, contactPk)
+) WITHOUT ROWID;
+CREATE INDEX phoneSuffix_on_contactPk ON phoneSuffix(contactPk);
+
+-- Counts kept by triggers, so the section index and attribute counts are
+-- read, not computed.
+CREATE TABLE sectionCount (
+    sortIndex INTEGER NOT NULL PRIMARY KEY,
+    sectionKey TEXT NOT NULL,
+    count INTEGER NOT NULL
+);
+CREATE TABLE attributeCount (
+    attributes INTEGER NOT NULL PRIMARY KEY,
+    count INTEGER NOT NULL
+);
+
+CREATE TRIGGER contact_counts_insert AFTER INSERT ON contact BEGIN
+    INSERT INTO sectionCount (sortIndex, sectionKey, count) VALUES (NEW.sortIndex, NEW.sectionKey, 1)
+        ON CONFLICT (sortIndex) DO UPDATE SET count = count + 1;
+    INSERT INTO attributeCount (attributes, count) VALUES (NEW.attributes, 1)
+        ON CONFLICT (attributes) DO UPDATE SET count = count + 1;
+END;
+
+CREATE TRIGGER contact_counts_delete AFTER DELETE ON contact BEGIN
+    UPDATE sectionCount SET count = count - 1 WHERE sortIndex = OLD.sortIndex;
+    UPDATE attributeCount SET count = count - 1 WHERE attributes = OLD.attributes;
+END;
+
+CREATE TRIGGER contact_counts_update AFTER UPDATE OF sortIndex, sectionKey, attributes ON contact BEGIN
+    UPDATE sectionCount SET count = count - 1 WHERE sortIndex = OLD.sortIndex;
+    INSERT INTO sectionCount (sortIndex, sectionKey, count) VALUES (NEW.sortIndex, NEW.sectionKey, 1)
+        ON CONFLICT (sortIndex) DO UPDATE SET count = count + 1, sectionKey = NEW.sectionKey;
+    UPDATE attributeCount SET count = count - 1 WHERE attributes = OLD.attributes;
+    INSERT INTO attributeCount (attributes, count) VALUES (NEW.attributes, 1)
+        ON CONFLICT (attributes) DO UPDATE SET count = count + 1;
+END;
 
 -- One row per seed file ever imported into this database: its identity is
 -- the SHA-256 of its bytes.

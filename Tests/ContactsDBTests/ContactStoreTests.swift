@@ -74,16 +74,18 @@ import Testing
     @Test func deleteTakesChildrenAlong() throws {
         let contact = try store.add(Self.ivan)
         try store.add(ContactDraft(firstName: "Other", phones: [Phone(value: "+1 415 555 0100")]))
+        let pk = try store.read { db in try Int.fetchOne(db, sql: "SELECT pk FROM contact WHERE id = ?", arguments: [contact.id]) }
         try store.delete(ids: [contact.id])
         #expect(try store.contact(id: contact.id) == nil)
-        for table in ["phone", "email", "address", "messenger"] {
+        for table in ["phone", "email", "address", "messenger", "nameWord", "phoneSuffix"] {
             let orphans = try store.read { db in
-                try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table) WHERE contactId = ?", arguments: [contact.id])
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table) WHERE contactPk = ?", arguments: [pk])
             }
             #expect(orphans == 0, "\(table) kept rows of a deleted contact")
         }
         #expect(try store.rowCount("contact") == 1)
         #expect(try store.rowCount("phone") == 1)
+        #expect(try store.read { db in try Int.fetchOne(db, sql: "SELECT sum(count) FROM sectionCount") } == 1)
     }
 
     @Test func deleteWithOneUnknownIDDeletesNone() throws {

@@ -120,7 +120,7 @@ import Testing
         let store = try ContactStore.makeEmpty()
         #expect(throws: (any Error).self) {
             try store.writer.write { db in
-                try db.execute(sql: "INSERT INTO phone (contactId, position, type, value, normalized) VALUES ('nobody', 0, 'mobile', '1', '1')")
+                try db.execute(sql: "INSERT INTO phone (contactPk, position, type, value, normalized) VALUES (424242, 0, 'mobile', '1', '1')")
             }
         }
     }

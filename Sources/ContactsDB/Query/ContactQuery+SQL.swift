@@ -1,10 +1,22 @@
 import Foundation
 import GRDB
 
+/// Choices made from the data before a query is compiled.
+struct QueryPlan: Hashable {
+    /// Name-prefix keys common enough that scanning the requested order and
+    /// probing each contact's words beats sorting every match.
+    var scannedNamePrefixes: Set<Data> = []
+}
+
 extension ContactQuery {
+    /// The folded keys of a name-prefix filter, one per word.
+    static func namePrefixKeys(_ text: String) -> [Data] {
+        Text.words(Collation.fold(text)).map { Data($0.utf8) }
+    }
+
     /// The WHERE clause (or "") and its arguments. Every value is bound as
     /// a parameter; none is ever spliced into the SQL text.
-    func whereClause() -> (sql: String, arguments: StatementArguments) {
+    func whereClause(_ plan: QueryPlan = QueryPlan()) -> (sql: String, arguments: StatementArguments) {
         var conditions: [String] = []
         var arguments = StatementArguments()
         func add(_ condition: String, _ values: [(any DatabaseValueConvertible)?]) {
@@ -16,26 +28,30 @@ extension ContactQuery {
             case .has(let attributes):
                 add("contact.attributes & ? = ?", [attributes.rawValue, attributes.rawValue])
             case .namePrefix(let text):
-                for word in Text.words(Collation.fold(text)) {
-                    // UTF-8 never holds 0xFF, so key‖FF bounds every word
-                    // that starts with key.
-                    let key = Data(word.utf8)
-                    add("contact.id IN (SELECT contactId FROM nameWord WHERE word >= ? AND word < ?)",
+                // UTF-8 never holds 0xFF, so key‖FF bounds every word that
+                // starts with key.
+                for key in Self.namePrefixKeys(text) {
+                    add(plan.scannedNamePrefixes.contains(key)
+                        ? "EXISTS (SELECT 1 FROM nameWord WHERE nameWord.contactPk = contact.pk AND word >= ? AND word < ?)"
+                        : "contact.pk IN (SELECT contactPk FROM nameWord WHERE word >= ? AND word < ?)",
                         [key, key + [0xFF]])
                 }
             case .phone(let text):
-                add("contact.id IN (SELECT contactId FROM phone WHERE instr(normalized, ?) > 0)",
-                    [Self.phoneDigits(text)])
+                // Digits occur in a number exactly when they begin one of
+                // its suffixes: a range scan of phoneSuffix.
+                let digits = Self.phoneDigits(text)
+                add("contact.pk IN (SELECT contactPk FROM phoneSuffix WHERE suffix >= ? AND suffix < ?)",
+                    [digits, digits + ":"])
             case .emailContains(let text):
-                add("contact.id IN (SELECT contactId FROM email WHERE instr(valueFolded, ?) > 0)",
+                add("contact.pk IN (SELECT contactPk FROM email WHERE instr(valueFolded, ?) > 0)",
                     [Collation.fold(text)])
             case .companyContains(let text):
                 add("instr(contact.companyFolded, ?) > 0", [Collation.fold(text)])
             case .cityContains(let text):
-                add("contact.id IN (SELECT contactId FROM address WHERE instr(cityFolded, ?) > 0)",
+                add("contact.pk IN (SELECT contactPk FROM address WHERE instr(cityFolded, ?) > 0)",
                     [Collation.fold(text)])
             case .countryContains(let text):
-                add("contact.id IN (SELECT contactId FROM address WHERE instr(countryFolded, ?) > 0)",
+                add("contact.pk IN (SELECT contactPk FROM address WHERE instr(countryFolded, ?) > 0)",
                     [Collation.fold(text)])
             case .section(let label):
                 // A label and its position go together; unknown labels match nothing.
@@ -64,8 +80,8 @@ extension ContactQuery {
     }
 
     /// The statement that selects the matching contacts' rows, in order.
-    func selectStatement(columns: String) -> (sql: String, arguments: StatementArguments) {
-        var (whereSQL, arguments) = whereClause()
+    func selectStatement(columns: String, plan: QueryPlan = QueryPlan()) -> (sql: String, arguments: StatementArguments) {
+        var (whereSQL, arguments) = whereClause(plan)
         var sql = "SELECT \(columns) FROM contact \(whereSQL) \(orderClause())"
         if limit != nil || offset > 0 {
             sql += " LIMIT ? OFFSET ?"
@@ -74,12 +90,31 @@ extension ContactQuery {
         return (sql, arguments)
     }
 
+    /// The attributes every "has" filter asks for, when the query has no
+    /// other filter (nil otherwise): such counts are read from the
+    /// maintained `attributeCount` table.
+    var attributesOnly: ContactAttributes? {
+        var attributes: ContactAttributes = []
+        for filter in filters {
+            guard case .has(let more) = filter else { return nil }
+            attributes.formUnion(more)
+        }
+        return attributes
+    }
+
     func countStatement() -> (sql: String, arguments: StatementArguments) {
+        if let attributes = attributesOnly {
+            return ("SELECT coalesce(sum(count), 0) FROM attributeCount WHERE attributes & ? = ?",
+                    [attributes.rawValue, attributes.rawValue])
+        }
         let (whereSQL, arguments) = whereClause()
         return ("SELECT count(*) FROM contact \(whereSQL)", arguments)
     }
 
     func sectionsStatement() -> (sql: String, arguments: StatementArguments) {
+        if filters.isEmpty {
+            return ("SELECT sectionKey, count FROM sectionCount WHERE count > 0 ORDER BY sortIndex", [])
+        }
         let (whereSQL, arguments) = whereClause()
         return ("""
             SELECT contact.sectionKey, count(*) FROM contact \(whereSQL)
@@ -104,16 +139,17 @@ extension ContactStore {
     ///   and messengers empty, for a list that shows names only.
     public func contacts(matching query: ContactQuery, includingChildren: Bool = true) throws -> [Contact] {
         try read { db in
-            let (sql, arguments) = query.selectStatement(columns: ContactReader.contactColumns)
-            let contacts = try Row.fetchAll(db, sql: sql, arguments: arguments).map(ContactReader.makeContact)
-            return includingChildren ? try ContactReader.withChildren(contacts, db) : contacts
+            let plan = try QueryPlanner.plan(query, db)
+            let (sql, arguments) = query.selectStatement(columns: ContactReader.contactColumns, plan: plan)
+            let stored = try ContactReader.fetch(sql, arguments, db)
+            return includingChildren ? try ContactReader.withChildren(stored, db) : stored.map(\.contact)
         }
     }
 
     /// The ids that match `query`, in its order.
     public func ids(matching query: ContactQuery) throws -> [String] {
         try read { db in
-            let (sql, arguments) = query.selectStatement(columns: "contact.id")
+            let (sql, arguments) = query.selectStatement(columns: "contact.id", plan: try QueryPlanner.plan(query, db))
             return try String.fetchAll(db, sql: sql, arguments: arguments)
         }
     }
@@ -141,7 +177,8 @@ extension ContactStore {
     /// line per plan step, indented by depth).
     public func explain(_ query: ContactQuery) throws -> (sql: String, plan: [String]) {
         try read { db in
-            let (sql, arguments) = query.selectStatement(columns: ContactReader.contactColumns)
+            let (sql, arguments) = query.selectStatement(
+                columns: ContactReader.contactColumns, plan: try QueryPlanner.plan(query, db))
             var depth: [Int: Int] = [:]
             let plan = try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: arguments).map { row -> String in
                 let id: Int = row["id"], parent: Int = row["parent"]
@@ -151,5 +188,30 @@ extension ContactStore {
             }
             return (sql, plan)
         }
+    }
+}
+
+/// Looks at the data to choose between plans SQLite cannot tell apart
+/// without statistics.
+enum QueryPlanner {
+    static func plan(_ query: ContactQuery, _ db: Database) throws -> QueryPlan {
+        var plan = QueryPlan()
+        guard let limit = query.limit else { return plan }  // every match is needed anyway
+        let prefixes = query.filters.flatMap { filter -> [Data] in
+            guard case .namePrefix(let text) = filter else { return [] }
+            return ContactQuery.namePrefixKeys(text)
+        }
+        guard !prefixes.isEmpty else { return plan }
+        // Scanning the order costs about (page × contacts / matches) probes,
+        // sorting costs about `matches`: they cross at √(page × contacts).
+        let contacts = try Int.fetchOne(db, sql: "SELECT coalesce(sum(count), 0) FROM attributeCount") ?? 0
+        let threshold = Int(Double((limit + query.offset) * max(contacts, 1)).squareRoot())
+        for key in prefixes {
+            let matches = try Int.fetchOne(db, sql: """
+                SELECT count(*) FROM (SELECT 1 FROM nameWord WHERE word >= ? AND word < ? LIMIT ?)
+                """, arguments: [key, key + [0xFF], threshold + 1]) ?? 0
+            if matches > threshold { plan.scannedNamePrefixes.insert(key) }
+        }
+        return plan
     }
 }

@@ -145,9 +145,10 @@ enum SeedImporter {
 
     static func insertAll(_ input: ContactsInput, progress: ImportProgress?, _ db: Database) throws -> Int {
         let now = Timestamp.string(from: Date())
+        let writer = try ContactWriter(db)
         var count = 0
         try ContactJSON.forEachContact(in: input.bytes, source: input.source) { path, bytesRead, contact in
-            _ = try ContactWriter.insert(try ContactValidator.validated(contact.draft, at: path), at: path, now: now, db)
+            _ = try writer.insert(try ContactValidator.validated(contact.draft, at: path), at: path, now: now)
             count += 1
             progress?(bytesRead, input.bytes.count)
             input.release?(bytesRead)

@@ -17,24 +17,41 @@ extension ContactStore {
 /// Reads contacts with their children in a fixed number of statements:
 /// one for the contacts, one per child table.
 enum ContactReader {
+    /// The columns `makeContact` reads, after `contact.pk`.
     static let contactColumns = """
-        contact.id, contact.firstName, contact.lastName, contact.company, contact.age,
+        contact.pk, contact.id, contact.firstName, contact.lastName, contact.company, contact.age,
         contact.displayName, contact.sortName, contact.sectionKey, contact.sortIndex,
         contact.createdAt, contact.updatedAt
         """
 
     static func contacts(ids: [String], _ db: Database) throws -> [Contact] {
-        guard !ids.isEmpty else { return [] }
-        var byID: [String: Contact] = [:]
+        try withChildren(try stored(ids: ids, db), db)
+    }
+
+    /// The contacts with these ids and their keys, without children, in the
+    /// order given; unknown ids are skipped.
+    static func stored(ids: [String], _ db: Database) throws -> [(pk: Int64, contact: Contact)] {
+        var byID: [String: (pk: Int64, contact: Contact)] = [:]
         for chunk in ids.chunked(into: 500) {
             let sql = "SELECT \(contactColumns) FROM contact WHERE id IN (\(placeholders(chunk.count)))"
-            let rows = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(chunk))
-            while let row = try rows.next() {
-                let contact = makeContact(row)
-                byID[contact.id] = contact
-            }
+            for stored in try fetch(sql, StatementArguments(chunk), db) { byID[stored.contact.id] = stored }
         }
-        return try withChildren(ids.compactMap { byID[$0] }, db)
+        return ids.compactMap { byID[$0] }
+    }
+
+    /// The rows of a statement that selects `contactColumns`, in order.
+    static func fetch(_ sql: String, _ arguments: StatementArguments, _ db: Database) throws -> [(pk: Int64, contact: Contact)] {
+        var result: [(pk: Int64, contact: Contact)] = []
+        let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+        while let row = try rows.next() {
+            result.append((row[0], Contact(
+                id: row[1], firstName: row[2], lastName: row[3], company: row[4], age: row[5],
+                phones: [], emails: [], addresses: [], messengers: [],
+                displayName: row[6], sortName: row[7], sectionKey: row[8], sortIndex: row[9],
+                createdAt: Timestamp.date(from: row[10]) ?? Date(timeIntervalSince1970: 0),
+                updatedAt: Timestamp.date(from: row[11]) ?? Date(timeIntervalSince1970: 0))))
+        }
+        return result
     }
 
     /// The ids among `ids` that name no contact, in the order given.
@@ -48,46 +65,34 @@ enum ContactReader {
         return ids.filter { !found.contains($0) && seen.insert($0).inserted }
     }
 
-    /// A contact without its children, from a row of `contactColumns`.
-    static func makeContact(_ row: Row) -> Contact {
-        Contact(
-            id: row[0], firstName: row[1], lastName: row[2], company: row[3], age: row[4],
-            phones: [], emails: [], addresses: [], messengers: [],
-            displayName: row[5], sortName: row[6], sectionKey: row[7], sortIndex: row[8],
-            createdAt: Timestamp.date(from: row[9]) ?? Date(timeIntervalSince1970: 0),
-            updatedAt: Timestamp.date(from: row[10]) ?? Date(timeIntervalSince1970: 0))
-    }
-
-    /// Fills in the children of `contacts`, one statement per child table.
-    static func withChildren(_ contacts: [Contact], _ db: Database) throws -> [Contact] {
-        guard !contacts.isEmpty else { return [] }
-        var result = contacts
-        var index: [String: Int] = [:]
-        for (offset, contact) in contacts.enumerated() { index[contact.id] = offset }
-        for chunk in contacts.map(\.id).chunked(into: 500) {
+    /// The contacts with their children, one statement per child table.
+    static func withChildren(_ stored: [(pk: Int64, contact: Contact)], _ db: Database) throws -> [Contact] {
+        var result = stored.map(\.contact)
+        guard !result.isEmpty else { return [] }
+        var index: [Int64: Int] = [:]
+        for (offset, entry) in stored.enumerated() { index[entry.pk] = offset }
+        for chunk in stored.map(\.pk).chunked(into: 500) {
             let arguments = StatementArguments(chunk)
             let inList = placeholders(chunk.count)
-            func each(_ sql: String, _ body: (Int, Row) -> Void) throws {
+            func each(_ columns: String, from table: String, _ body: (Int, Row) -> Void) throws {
+                let sql = "SELECT contactPk, \(columns) FROM \(table) WHERE contactPk IN (\(inList)) ORDER BY contactPk, position"
                 let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
                 while let row = try rows.next() {
                     if let offset = index[row[0]] { body(offset, row) }
                 }
             }
-            try each("SELECT contactId, type, value FROM phone WHERE contactId IN (\(inList)) ORDER BY contactId, position") {
+            try each("type, value", from: "phone") {
                 result[$0].phones.append(Phone(type: $1[1], value: $1[2]))
             }
-            try each("SELECT contactId, type, value FROM email WHERE contactId IN (\(inList)) ORDER BY contactId, position") {
+            try each("type, value", from: "email") {
                 result[$0].emails.append(Email(type: $1[1], value: $1[2]))
             }
-            try each("""
-                SELECT contactId, type, street1, street2, city, state, zipcode, country
-                FROM address WHERE contactId IN (\(inList)) ORDER BY contactId, position
-                """) {
+            try each("type, street1, street2, city, state, zipcode, country", from: "address") {
                 result[$0].addresses.append(Address(
                     type: $1[1], street1: $1[2], street2: $1[3], city: $1[4], state: $1[5],
                     zipcode: $1[6], country: $1[7]))
             }
-            try each("SELECT contactId, service, handle FROM messenger WHERE contactId IN (\(inList)) ORDER BY contactId, position") {
+            try each("service, handle", from: "messenger") {
                 result[$0].messengers.append(Messenger(service: $1[1], handle: $1[2]))
             }
         }

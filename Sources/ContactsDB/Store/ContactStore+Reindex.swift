@@ -31,9 +31,11 @@ enum Reindexer {
 
     static func reindexAll(_ db: Database) throws -> Int {
         let ids = try String.fetchAll(db, sql: "SELECT id FROM contact")
+        let writer = try ContactWriter(db)
         for chunk in ids.chunked(into: 500) {
-            for contact in try ContactReader.contacts(ids: Array(chunk), db) {
-                try ContactWriter.replace(contact.draft, createdAt: contact.createdAt, updatedAt: contact.updatedAt, db)
+            let stored = try ContactReader.stored(ids: Array(chunk), db)
+            for (pk, contact) in zip(stored.map(\.pk), try ContactReader.withChildren(stored, db)) {
+                try writer.replace(pk: pk, contact.draft, createdAt: contact.createdAt, updatedAt: contact.updatedAt)
             }
         }
         try db.execute(

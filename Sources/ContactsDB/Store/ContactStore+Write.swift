@@ -21,9 +21,10 @@ extension ContactStore {
     public func add(_ drafts: [ContactDraft]) throws -> [Contact] {
         let ids = try write { db in
             let now = Timestamp.string(from: Date())
+            let writer = try ContactWriter(db)
             return try drafts.enumerated().map { index, draft in
                 let path = drafts.count == 1 ? "" : "contacts[\(index)]"
-                return try ContactWriter.insert(try ContactValidator.validated(draft, at: path), at: path, now: now, db)
+                return try writer.insert(try ContactValidator.validated(draft, at: path), at: path, now: now)
             }
         }
         return try contacts(ids: ids)
@@ -44,7 +45,8 @@ extension ContactStore {
     @discardableResult
     public func update(id: String, _ change: (inout ContactDraft) throws -> Void) throws -> Contact {
         try write { db in
-            guard let current = try ContactReader.contacts(ids: [id], db).first else {
+            let stored = try ContactReader.stored(ids: [id], db)
+            guard let pk = stored.first?.pk, let current = try ContactReader.withChildren(stored, db).first else {
                 throw ContactsDBError.contactsNotFound(ids: [id])
             }
             var draft = current.draft
@@ -53,8 +55,8 @@ extension ContactStore {
                 throw ContactsDBError.invalidContact(field: "id", reason: "an id cannot be changed; it stays \"\(id)\".")
             }
             draft.id = id
-            try ContactWriter.replace(
-                try ContactValidator.validated(draft), createdAt: current.createdAt, updatedAt: Date(), db)
+            try ContactWriter(db).replace(
+                pk: pk, try ContactValidator.validated(draft), createdAt: current.createdAt, updatedAt: Date())
         }
         return try contacts(ids: [id])[0]
     }
@@ -73,90 +75,101 @@ extension ContactStore {
     }
 }
 
-/// The SQL that writes one validated contact and its children.
-enum ContactWriter {
-    /// Inserts a validated draft; returns its id.
-    static func insert(_ draft: ContactDraft, at path: String, now: String, _ db: Database) throws -> String {
-        let id = draft.id ?? UUID().uuidString.lowercased()
-        do {
-            try writeContactRow(id: id, draft, createdAt: now, updatedAt: now, replacing: false, db)
-        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY {
-            throw ContactsDBError.duplicateContactID(field: path.isEmpty ? "id" : "\(path).id", id: id)
-        }
-        try writeChildren(id: id, draft, db)
-        return id
-    }
-
-    /// Replaces a stored contact's fields and children with a validated draft.
-    static func replace(_ draft: ContactDraft, createdAt: Date, updatedAt: Date, _ db: Database) throws {
-        let id = draft.id!
-        for table in ["phone", "email", "address", "messenger", "nameWord"] {
-            try db.cachedStatement(sql: "DELETE FROM \(table) WHERE contactId = ?").execute(arguments: [id])
-        }
-        try writeContactRow(
-            id: id, draft, createdAt: Timestamp.string(from: createdAt),
-            updatedAt: Timestamp.string(from: updatedAt), replacing: true, db)
-        try writeChildren(id: id, draft, db)
-    }
-
-    // MARK: - Non public
+/// Writes validated contacts and their children, with statements prepared
+/// once for a whole write transaction.
+final class ContactWriter {
+    private let insertContact, updateContact, insertPhone, insertEmail, insertAddress: SQLiteStatement
+    private let insertMessenger, insertWord, insertSuffix: SQLiteStatement
+    private let deleteChildren: [SQLiteStatement]
 
     private static let contactColumns = [
         "firstName", "lastName", "company", "age", "displayName", "sortName", "sectionKey",
         "sortIndex", "sortKey", "firstNameKey", "lastNameKey", "companyKey", "companyFolded",
         "attributes", "createdAt", "updatedAt",
     ]
-    private static let insertSQL = """
-        INSERT INTO contact (\(contactColumns.joined(separator: ", ")), id)
-        VALUES (\(Array(repeating: "?", count: contactColumns.count + 1).joined(separator: ", ")))
-        """
-    private static let updateSQL = """
-        UPDATE contact SET \(contactColumns.map { "\($0) = ?" }.joined(separator: ", ")) WHERE id = ?
-        """
 
-    private static func writeContactRow(
-        id: String, _ draft: ContactDraft, createdAt: String, updatedAt: String, replacing: Bool, _ db: Database
-    ) throws {
-        let derived = DerivedFields(draft)
-        try db.cachedStatement(sql: replacing ? updateSQL : insertSQL).execute(arguments: [
-            draft.firstName, draft.lastName, draft.company, draft.age, derived.displayName,
-            derived.sortName, derived.sectionKey, derived.sortIndex, derived.sortKey,
-            derived.firstNameKey, derived.lastNameKey, derived.companyKey, derived.companyFolded,
-            derived.attributes.rawValue, createdAt, updatedAt, id,
-        ])
-        let word = try db.cachedStatement(sql: "INSERT INTO nameWord (word, contactId) VALUES (?, ?)")
-        for key in derived.nameWords { try word.execute(arguments: [key, id]) }
-    }
-
-    private static func writeChildren(id: String, _ draft: ContactDraft, _ db: Database) throws {
-        let phone = try db.cachedStatement(sql: """
-            INSERT INTO phone (contactId, position, type, value, normalized) VALUES (?, ?, ?, ?, ?)
+    init(_ db: Database) throws {
+        let columns = Self.contactColumns
+        insertContact = try SQLiteStatement(db, """
+            INSERT INTO contact (\(columns.joined(separator: ", ")), id)
+            VALUES (\(Array(repeating: "?", count: columns.count + 1).joined(separator: ", ")))
             """)
-        for (position, item) in draft.phones.enumerated() {
-            try phone.execute(arguments: [id, position, item.type, item.value, PhoneNumber(item.value).normalized])
-        }
-        let email = try db.cachedStatement(sql: """
-            INSERT INTO email (contactId, position, type, value, valueFolded) VALUES (?, ?, ?, ?, ?)
+        updateContact = try SQLiteStatement(db, """
+            UPDATE contact SET \(columns.map { "\($0) = ?" }.joined(separator: ", ")) WHERE pk = ?
             """)
-        for (position, item) in draft.emails.enumerated() {
-            try email.execute(arguments: [id, position, item.type, item.value, Collation.fold(item.value)])
-        }
-        let address = try db.cachedStatement(sql: """
-            INSERT INTO address (contactId, position, type, street1, street2, city, state, zipcode,
-                country, cityFolded, countryFolded)
+        insertPhone = try SQLiteStatement(db, "INSERT INTO phone (contactPk, position, type, value, normalized) VALUES (?, ?, ?, ?, ?)")
+        insertEmail = try SQLiteStatement(db, "INSERT INTO email (contactPk, position, type, value, valueFolded) VALUES (?, ?, ?, ?, ?)")
+        insertAddress = try SQLiteStatement(db, """
+            INSERT INTO address (contactPk, position, type, street1, street2, city, state, zipcode, country,
+                cityFolded, countryFolded)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
-        for (position, item) in draft.addresses.enumerated() {
-            try address.execute(arguments: [
-                id, position, item.type, item.street1, item.street2, item.city, item.state, item.zipcode,
-                item.country, Collation.fold(item.city), Collation.fold(item.country),
-            ])
+        insertMessenger = try SQLiteStatement(db, "INSERT INTO messenger (contactPk, position, service, handle) VALUES (?, ?, ?, ?)")
+        insertWord = try SQLiteStatement(db, "INSERT INTO nameWord (word, contactPk) VALUES (?, ?)")
+        insertSuffix = try SQLiteStatement(db, "INSERT OR IGNORE INTO phoneSuffix (suffix, contactPk) VALUES (?, ?)")
+        deleteChildren = try ["phone", "email", "address", "messenger", "nameWord", "phoneSuffix"].map {
+            try SQLiteStatement(db, "DELETE FROM \($0) WHERE contactPk = ?")
         }
-        let messenger = try db.cachedStatement(sql: """
-            INSERT INTO messenger (contactId, position, service, handle) VALUES (?, ?, ?, ?)
-            """)
-        for (position, item) in draft.messengers.enumerated() {
-            try messenger.execute(arguments: [id, position, item.service, item.handle])
+    }
+
+    /// Inserts a validated draft; returns its id.
+    func insert(_ draft: ContactDraft, at path: String, now: String) throws -> String {
+        let id = draft.id ?? UUID().uuidString.lowercased()
+        let derived = DerivedFields(draft)
+        do {
+            try insertContact.execute(contactValues(draft, derived, createdAt: now, updatedAt: now) + [.text(id)])
+        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+            throw ContactsDBError.duplicateContactID(field: path.isEmpty ? "id" : "\(path).id", id: id)
+        }
+        try writeChildren(pk: insertContact.lastInsertedRowID, draft, derived)
+        return id
+    }
+
+    /// Replaces a stored contact's fields and children with a validated draft.
+    func replace(pk: Int64, _ draft: ContactDraft, createdAt: Date, updatedAt: Date) throws {
+        for statement in deleteChildren { try statement.execute(.int(Int(pk))) }
+        let derived = DerivedFields(draft)
+        try updateContact.execute(contactValues(
+            draft, derived, createdAt: Timestamp.string(from: createdAt), updatedAt: Timestamp.string(from: updatedAt))
+            + [.int(Int(pk))])
+        try writeChildren(pk: pk, draft, derived)
+    }
+
+    // MARK: - Non public
+
+    private func contactValues(
+        _ draft: ContactDraft, _ derived: DerivedFields, createdAt: String, updatedAt: String
+    ) -> [SQLiteStatement.Value] {
+        [
+            .text(draft.firstName), .text(draft.lastName), .text(draft.company), .int(draft.age),
+            .text(derived.displayName), .text(derived.sortName), .text(derived.sectionKey), .int(derived.sortIndex),
+            .blob(derived.sortKey), .blob(derived.firstNameKey), .blob(derived.lastNameKey), .blob(derived.companyKey),
+            .text(derived.companyFolded), .int(derived.attributes.rawValue), .text(createdAt), .text(updatedAt),
+        ]
+    }
+
+    private func writeChildren(pk: Int64, _ draft: ContactDraft, _ derived: DerivedFields) throws {
+        let contact = SQLiteStatement.Value.int(Int(pk))
+        for key in derived.nameWords { try insertWord.execute(.blob(key), contact) }
+        for (position, phone) in draft.phones.enumerated() {
+            let normalized = PhoneNumber(phone.value).normalized
+            try insertPhone.execute(contact, .int(position), .text(phone.type), .text(phone.value), .text(normalized))
+            let digits = normalized.utf8.drop { $0 == UInt8(ascii: "+") }
+            for start in digits.indices where digits.distance(from: start, to: digits.endIndex) >= 3 {
+                try insertSuffix.execute(.text(String(digits[start...])!), contact)
+            }
+        }
+        for (position, email) in draft.emails.enumerated() {
+            try insertEmail.execute(contact, .int(position), .text(email.type), .text(email.value), .text(Collation.fold(email.value)))
+        }
+        for (position, address) in draft.addresses.enumerated() {
+            try insertAddress.execute(
+                contact, .int(position), .text(address.type), .text(address.street1), .text(address.street2),
+                .text(address.city), .text(address.state), .text(address.zipcode), .text(address.country),
+                .text(Collation.fold(address.city)), .text(Collation.fold(address.country)))
+        }
+        for (position, messenger) in draft.messengers.enumerated() {
+            try insertMessenger.execute(contact, .int(position), .text(messenger.service), .text(messenger.handle))
         }
     }
 }

@@ -1,0 +1,68 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+
+/// A statement prepared on GRDB's connection and driven through SQLite's C
+/// API: the bulk-write path binds values straight from Swift, without
+/// boxing them into `StatementArguments` for every row. GRDB still owns the
+/// connection and the transaction.
+final class SQLiteStatement {
+    private let handle: OpaquePointer
+    private let connection: OpaquePointer
+    private let sql: String
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+    init(_ db: Database, _ sql: String) throws {
+        guard let connection = db.sqliteConnection else { throw DatabaseError(resultCode: .SQLITE_MISUSE) }
+        var handle: OpaquePointer?
+        let code = sqlite3_prepare_v3(connection, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &handle, nil)
+        guard code == SQLITE_OK, let handle else {
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(connection)), sql: sql)
+        }
+        self.handle = handle
+        self.connection = connection
+        self.sql = sql
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    func execute(_ values: Value...) throws {
+        try execute(values)
+    }
+
+    /// Binds the values in order, runs the statement to completion and
+    /// resets it.
+    func execute(_ values: [Value]) throws {
+        for (index, value) in values.enumerated() {
+            let position = Int32(index + 1)
+            switch value {
+            case .null:
+                sqlite3_bind_null(handle, position)
+            case .int(let int):
+                sqlite3_bind_int64(handle, position, Int64(int))
+            case .text(let text):
+                var text = text
+                _ = text.withUTF8 { sqlite3_bind_text(handle, position, $0.baseAddress, Int32($0.count), Self.transient) }
+            case .blob(let data):
+                _ = data.withUnsafeBytes { sqlite3_bind_blob(handle, position, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32($0.count), Self.transient) }
+            }
+        }
+        let code = sqlite3_step(handle)
+        sqlite3_reset(handle)
+        guard code == SQLITE_DONE else {
+            throw DatabaseError(
+                resultCode: ResultCode(rawValue: sqlite3_extended_errcode(connection)),
+                message: String(cString: sqlite3_errmsg(connection)), sql: sql)
+        }
+    }
+
+    var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(connection) }
+
+    enum Value {
+        case null, int(Int), text(String), blob(Data)
+
+        static func text(_ text: String?) -> Value { text.map(Value.text) ?? .null }
+        static func int(_ int: Int?) -> Value { int.map(Value.int) ?? .null }
+        static func blob(_ data: Data?) -> Value { data.map(Value.blob) ?? .null }
+    }
+}
