@@ -22,8 +22,7 @@
 --       16 whatsapp, 32 viber, 64 signal, 128 threema;
 --   phone.normalized  E.164 where the country is known, else the digits;
 --   nameWord     the folded words of first name, last name and company;
---   phoneSuffix  every suffix of 3 or more digits of each normalized number,
---       so that "these digits occur in a number" is a range scan.
+--   phoneDigits  each number's digits, trigram-indexed (see below).
 
 CREATE TABLE contact (
     pk INTEGER PRIMARY KEY,
@@ -118,12 +117,21 @@ CREATE TABLE nameWord (
 ) WITHOUT ROWID;
 CREATE INDEX nameWord_on_contactPk ON nameWord(contactPk, word);
 
-CREATE TABLE phoneSuffix (
-    suffix TEXT NOT NULL,
-    contactPk INTEGER NOT NULL REFERENCES contact(pk) ON DELETE CASCADE,
-    PRIMARY KEY (suffix, contactPk)
-) WITHOUT ROWID;
-CREATE INDEX phoneSuffix_on_contactPk ON phoneSuffix(contactPk);
+-- Each phone's normalized digits, trigram-indexed by SQLite's built-in FTS5,
+-- so that "these digits occur in a number" is an index lookup. The rowid
+-- is contactPk * 128 + position (a contact holds at most 100 phones); the
+-- triggers keep it in step with `phone`, cascades included.
+CREATE VIRTUAL TABLE phoneDigits USING fts5(digits, tokenize = 'trigram', content = '');
+
+CREATE TRIGGER phone_digits_insert AFTER INSERT ON phone BEGIN
+    INSERT INTO phoneDigits (rowid, digits)
+        VALUES (NEW.contactPk * 128 + NEW.position, ltrim(NEW.normalized, '+'));
+END;
+
+CREATE TRIGGER phone_digits_delete AFTER DELETE ON phone BEGIN
+    INSERT INTO phoneDigits (phoneDigits, rowid, digits)
+        VALUES ('delete', OLD.contactPk * 128 + OLD.position, ltrim(OLD.normalized, '+'));
+END;
 
 -- Counts kept by triggers, so the section index and attribute counts are
 -- read, not computed.

@@ -77,7 +77,7 @@ import Testing
         let pk = try store.read { db in try Int.fetchOne(db, sql: "SELECT pk FROM contact WHERE id = ?", arguments: [contact.id]) }
         try store.delete(ids: [contact.id])
         #expect(try store.contact(id: contact.id) == nil)
-        for table in ["phone", "email", "address", "messenger", "nameWord", "phoneSuffix"] {
+        for table in ["phone", "email", "address", "messenger", "nameWord"] {
             let orphans = try store.read { db in
                 try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table) WHERE contactPk = ?", arguments: [pk])
             }
@@ -86,6 +86,8 @@ import Testing
         #expect(try store.rowCount("contact") == 1)
         #expect(try store.rowCount("phone") == 1)
         #expect(try store.read { db in try Int.fetchOne(db, sql: "SELECT sum(count) FROM sectionCount") } == 1)
+        #expect(try store.ids(matching: ContactQuery().filter(.phone("912 345"))).isEmpty)
+        #expect(try store.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM phoneDigits WHERE phoneDigits MATCH '\"555\"'") } == 1)
     }
 
     @Test func deleteWithOneUnknownIDDeletesNone() throws {

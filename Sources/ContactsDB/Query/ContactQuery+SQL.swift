@@ -37,11 +37,10 @@ extension ContactQuery {
                         [key, key + [0xFF]])
                 }
             case .phone(let text):
-                // Digits occur in a number exactly when they begin one of
-                // its suffixes: a range scan of phoneSuffix.
-                let digits = Self.phoneDigits(text)
-                add("contact.pk IN (SELECT contactPk FROM phoneSuffix WHERE suffix >= ? AND suffix < ?)",
-                    [digits, digits + ":"])
+                // A quoted FTS5 string of digits matches exactly the numbers
+                // that contain it (the trigram index finds them).
+                add("contact.pk IN (SELECT rowid >> 7 FROM phoneDigits WHERE phoneDigits MATCH ?)",
+                    ["\"" + Self.phoneDigits(text) + "\""])
             case .emailContains(let text):
                 add("contact.pk IN (SELECT contactPk FROM email WHERE instr(valueFolded, ?) > 0)",
                     [Collation.fold(text)])
@@ -150,7 +149,7 @@ extension ContactStore {
     public func ids(matching query: ContactQuery) throws -> [String] {
         try read { db in
             let (sql, arguments) = query.selectStatement(columns: "contact.id", plan: try QueryPlanner.plan(query, db))
-            return try String.fetchAll(db, sql: sql, arguments: arguments)
+            return try String.fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
         }
     }
 
@@ -158,7 +157,7 @@ extension ContactStore {
     public func count(matching query: ContactQuery) throws -> Int {
         try read { db in
             let (sql, arguments) = query.countStatement()
-            return try Int.fetchOne(db, sql: sql, arguments: arguments) ?? 0
+            return try Int.fetchOne(db.cachedStatement(sql: sql), arguments: arguments) ?? 0
         }
     }
 
@@ -167,7 +166,7 @@ extension ContactStore {
     public func sections(matching query: ContactQuery) throws -> [SectionCount] {
         try read { db in
             let (sql, arguments) = query.sectionsStatement()
-            return try Row.fetchAll(db, sql: sql, arguments: arguments).map {
+            return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map {
                 SectionCount(sectionKey: $0[0], count: $0[1])
             }
         }
@@ -204,12 +203,12 @@ enum QueryPlanner {
         guard !prefixes.isEmpty else { return plan }
         // Scanning the order costs about (page × contacts / matches) probes,
         // sorting costs about `matches`: they cross at √(page × contacts).
-        let contacts = try Int.fetchOne(db, sql: "SELECT coalesce(sum(count), 0) FROM attributeCount") ?? 0
+        let contacts = try Int.fetchOne(db.cachedStatement(sql: "SELECT coalesce(sum(count), 0) FROM attributeCount")) ?? 0
         let threshold = Int(Double((limit + query.offset) * max(contacts, 1)).squareRoot())
         for key in prefixes {
-            let matches = try Int.fetchOne(db, sql: """
+            let matches = try Int.fetchOne(db.cachedStatement(sql: """
                 SELECT count(*) FROM (SELECT 1 FROM nameWord WHERE word >= ? AND word < ? LIMIT ?)
-                """, arguments: [key, key + [0xFF], threshold + 1]) ?? 0
+                """), arguments: [key, key + [0xFF], threshold + 1]) ?? 0
             if matches > threshold { plan.scannedNamePrefixes.insert(key) }
         }
         return plan

@@ -42,7 +42,7 @@ enum ContactReader {
     /// The rows of a statement that selects `contactColumns`, in order.
     static func fetch(_ sql: String, _ arguments: StatementArguments, _ db: Database) throws -> [(pk: Int64, contact: Contact)] {
         var result: [(pk: Int64, contact: Contact)] = []
-        let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
         while let row = try rows.next() {
             result.append((row[0], Contact(
                 id: row[1], firstName: row[2], lastName: row[3], company: row[4], age: row[5],
@@ -59,7 +59,7 @@ enum ContactReader {
         var found: Set<String> = []
         for chunk in ids.chunked(into: 500) {
             let sql = "SELECT id FROM contact WHERE id IN (\(placeholders(chunk.count)))"
-            found.formUnion(try String.fetchAll(db, sql: sql, arguments: StatementArguments(chunk)))
+            found.formUnion(try String.fetchAll(db.cachedStatement(sql: sql), arguments: StatementArguments(chunk)))
         }
         var seen: Set<String> = []
         return ids.filter { !found.contains($0) && seen.insert($0).inserted }
@@ -76,7 +76,7 @@ enum ContactReader {
             let inList = placeholders(chunk.count)
             func each(_ columns: String, from table: String, _ body: (Int, Row) -> Void) throws {
                 let sql = "SELECT contactPk, \(columns) FROM \(table) WHERE contactPk IN (\(inList)) ORDER BY contactPk, position"
-                let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+                let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
                 while let row = try rows.next() {
                     if let offset = index[row[0]] { body(offset, row) }
                 }

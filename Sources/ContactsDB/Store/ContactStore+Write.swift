@@ -79,7 +79,7 @@ extension ContactStore {
 /// once for a whole write transaction.
 final class ContactWriter {
     private let insertContact, updateContact, insertPhone, insertEmail, insertAddress: SQLiteStatement
-    private let insertMessenger, insertWord, insertSuffix: SQLiteStatement
+    private let insertMessenger, insertWord: SQLiteStatement
     private let deleteChildren: [SQLiteStatement]
 
     private static let contactColumns = [
@@ -106,8 +106,7 @@ final class ContactWriter {
             """)
         insertMessenger = try SQLiteStatement(db, "INSERT INTO messenger (contactPk, position, service, handle) VALUES (?, ?, ?, ?)")
         insertWord = try SQLiteStatement(db, "INSERT INTO nameWord (word, contactPk) VALUES (?, ?)")
-        insertSuffix = try SQLiteStatement(db, "INSERT OR IGNORE INTO phoneSuffix (suffix, contactPk) VALUES (?, ?)")
-        deleteChildren = try ["phone", "email", "address", "messenger", "nameWord", "phoneSuffix"].map {
+        deleteChildren = try ["phone", "email", "address", "messenger", "nameWord"].map {
             try SQLiteStatement(db, "DELETE FROM \($0) WHERE contactPk = ?")
         }
     }
@@ -154,10 +153,6 @@ final class ContactWriter {
         for (position, phone) in draft.phones.enumerated() {
             let normalized = PhoneNumber(phone.value).normalized
             try insertPhone.execute(contact, .int(position), .text(phone.type), .text(phone.value), .text(normalized))
-            let digits = normalized.utf8.drop { $0 == UInt8(ascii: "+") }
-            for start in digits.indices where digits.distance(from: start, to: digits.endIndex) >= 3 {
-                try insertSuffix.execute(.text(String(digits[start...])!), contact)
-            }
         }
         for (position, email) in draft.emails.enumerated() {
             try insertEmail.execute(contact, .int(position), .text(email.type), .text(email.value), .text(Collation.fold(email.value)))

@@ -15,7 +15,7 @@ struct BenchQuery {
 
 enum BenchQueries {
     static let contactColumns = """
-        id, firstName, lastName, company, age, displayName, sortName, sectionKey, sortIndex, createdAt, updatedAt
+        pk, id, firstName, lastName, company, age, displayName, sortName, sectionKey, sortIndex, createdAt, updatedAt
         """
 
     /// A Russian number of the data set written another way (with its
@@ -93,34 +93,34 @@ struct RawQueries {
             SELECT \(columns) FROM contact WHERE attributes & 27 = 27
             ORDER BY firstNameKey IS NULL, firstNameKey DESC, sortKey, id LIMIT 50
             """)
-        countStatement = try raw.prepare("SELECT count(*) FROM contact WHERE attributes & 27 = 27")
+        countStatement = try raw.prepare("SELECT sum(count) FROM attributeCount WHERE attributes & 27 = 27")
         nameStatement = try raw.prepare("""
-            SELECT \(columns) FROM contact WHERE id IN (SELECT contactId FROM nameWord WHERE word >= ? AND word < ?)
+            SELECT \(columns) FROM contact
+            WHERE EXISTS (SELECT 1 FROM nameWord WHERE contactPk = contact.pk AND word >= ? AND word < ?)
             ORDER BY sortIndex, sortKey, id LIMIT 50
             """)
         phoneStatement = try raw.prepare("""
-            SELECT \(columns) FROM contact WHERE id IN (SELECT contactId FROM phone WHERE instr(normalized, ?) > 0)
+            SELECT \(columns) FROM contact WHERE pk IN (SELECT rowid >> 7 FROM phoneDigits WHERE phoneDigits MATCH ?)
             ORDER BY sortIndex, sortKey, id LIMIT 50
             """)
-        sectionsStatement = try raw.prepare(
-            "SELECT sectionKey, count(*) FROM contact GROUP BY sortIndex, sectionKey ORDER BY sortIndex")
+        sectionsStatement = try raw.prepare("SELECT sectionKey, count FROM sectionCount WHERE count > 0 ORDER BY sortIndex")
         childStatements = try [
-            "SELECT contactId, type, value FROM phone WHERE contactId IN (SELECT value FROM json_each(?)) ORDER BY contactId, position",
-            "SELECT contactId, type, value FROM email WHERE contactId IN (SELECT value FROM json_each(?)) ORDER BY contactId, position",
-            "SELECT contactId, type, street1, street2, city, state, zipcode, country FROM address WHERE contactId IN (SELECT value FROM json_each(?)) ORDER BY contactId, position",
-            "SELECT contactId, service, handle FROM messenger WHERE contactId IN (SELECT value FROM json_each(?)) ORDER BY contactId, position",
+            "SELECT contactPk, type, value FROM phone WHERE contactPk IN (SELECT value FROM json_each(?)) ORDER BY contactPk, position",
+            "SELECT contactPk, type, value FROM email WHERE contactPk IN (SELECT value FROM json_each(?)) ORDER BY contactPk, position",
+            "SELECT contactPk, type, street1, street2, city, state, zipcode, country FROM address WHERE contactPk IN (SELECT value FROM json_each(?)) ORDER BY contactPk, position",
+            "SELECT contactPk, service, handle FROM messenger WHERE contactPk IN (SELECT value FROM json_each(?)) ORDER BY contactPk, position",
         ].map(raw.prepare)
     }
 
     /// Reads a contact row's columns as an app would.
-    private func readContacts(_ statement: RawSQLite.Statement, _ values: [Any] = []) -> [String] {
-        var ids: [String] = []
+    private func readContacts(_ statement: RawSQLite.Statement, _ values: [Any] = []) -> [Int] {
+        var pks: [Int] = []
         statement.run(values) { row in
-            ids.append(row.text(0) ?? "")
-            _ = (row.text(1), row.text(2), row.text(3), row.int(4), row.text(5), row.text(6), row.text(7),
-                 row.int(8), row.text(9), row.text(10))
+            pks.append(row.int(0))
+            _ = (row.text(1), row.text(2), row.text(3), row.text(4), row.int(5), row.text(6), row.text(7),
+                 row.text(8), row.int(9), row.text(10), row.text(11))
         }
-        return ids
+        return pks
     }
 
     func page() -> Int { readContacts(pageStatement).count }
@@ -139,7 +139,7 @@ struct RawQueries {
     }
 
     func phone(digits: String) -> Int {
-        readContacts(phoneStatement, [digits]).count
+        readContacts(phoneStatement, ["\"" + digits + "\""]).count
     }
 
     func sections() -> Int {
@@ -153,7 +153,7 @@ struct RawQueries {
 
     func pageWithChildren() -> Int {
         let ids = readContacts(pageStatement)
-        let list = "[" + ids.map { "\"\($0)\"" }.joined(separator: ",") + "]"
+        let list = "[" + ids.map(String.init).joined(separator: ",") + "]"
         var children = 0
         for statement in childStatements {
             statement.run([list]) { row in
