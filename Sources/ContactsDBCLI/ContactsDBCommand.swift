@@ -15,7 +15,7 @@ struct ContactsDBCommand: ParsableCommand {
         version: "0.1.0",
         subcommands: [
             Init.self, Migrate.self, Seed.self, Query.self, Show.self, Add.self, Update.self,
-            Delete.self, Import.self, Export.self, Reindex.self, Generate.self, Bench.self,
+            Delete.self, Import.self, Export.self, Reindex.self, Backup.self, Generate.self, Bench.self,
         ])
 
     /// Runs the command and turns every failure into one sentence on stderr

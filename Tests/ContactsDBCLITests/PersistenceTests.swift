@@ -107,6 +107,22 @@ import Testing
         #expect(flagged.stdout == "10\n")
     }
 
+    @Test func backupWritesACopyThatOpensWithTheSameContacts() throws {
+        let db = directory.path("original.sqlite")
+        #expect(try cli.run(db: db, ["add", "--company", "Backed Up Ltd"]).exitCode == 0)
+        let copy = directory.path("copy.sqlite")
+        let result = try cli.run(db: db, ["backup", copy])
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        let original = try cli.run(db: db, ["export"]).stdout
+        #expect(try cli.run(db: copy, ["export"]).stdout == original)
+        #expect(try cli.run(db: copy, ["query", "--count"]).stdout == "11\n")
+
+        let occupied = directory.write("occupied.sqlite", "keep me")
+        let refused = try cli.run(db: db, ["backup", occupied])
+        #expect(refused.exitCode == 74)
+        #expect(try String(contentsOfFile: occupied, encoding: .utf8) == "keep me")
+    }
+
     @Test func aBinaryCopiedAloneStillWorks() throws {
         let copy = directory.path("contactsdb")
         try FileManager.default.copyItem(atPath: CLIRunner.binary.path, toPath: copy)

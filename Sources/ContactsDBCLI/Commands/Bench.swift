@@ -19,10 +19,15 @@ extension ContactsDBCommand {
         @Option(help: "Timed runs of each query (at least 20).") var runs = 25
         @Option(help: "The data set's random seed.") var seed: UInt64 = 1
         @Option(help: "Output format.") var format: Format = .table
+        @Option(help: ArgumentHelp("Keep the benchmark database at this path (it must not exist).", valueName: "path"))
+        var keep: String?
 
         func validate() throws {
             if contacts < 100 { throw ValidationError("Please give --contacts 100 or more.") }
             if runs < 20 { throw ValidationError("Please give --runs 20 or more, so that medians mean something.") }
+            if let keep, FileManager.default.fileExists(atPath: keep) {
+                throw ValidationError("Please give --keep a path that does not exist yet (\(keep) does).")
+            }
         }
 
         func run() throws {
@@ -45,6 +50,7 @@ extension ContactsDBCommand {
                 contacts: imported, runs: runs, importSeconds: importSeconds, peakMemoryBytes: Stopwatch.peakMemoryBytes(),
                 results: try measureQueries(store: store, path: path))
             print(format == .json ? report.json : report.table)
+            if let keep { try store.backup(to: keep) }
         }
 
         private func writeDataSet(to path: String) throws {

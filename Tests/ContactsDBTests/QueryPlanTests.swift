@@ -1,0 +1,92 @@
+import Foundation
+import GRDB
+import Testing
+@testable import ContactsDB
+
+/// The plans of `bench`'s standard queries, from EXPLAIN QUERY PLAN on a
+/// small database: a schema change that loses an index fails here, while
+/// speed itself is only measured by `contactsdb bench`.
+@Suite struct QueryPlanTests {
+    static let store: ContactStore = {
+        let store = try! ContactStore.makeEmpty()
+        try! store.add(Array(SyntheticContacts(count: 300, seed: 5)))
+        return store
+    }()
+
+    static func plan(_ statement: (sql: String, arguments: StatementArguments)) throws -> String {
+        try store.read { db in
+            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + statement.sql, arguments: statement.arguments)
+                .map { $0["detail"] as String }.joined(separator: "\n")
+        }
+    }
+
+    static let columns = ContactReader.contactColumns
+    static let page = ContactQuery().page(limit: 50)
+    static let q3Filter = ContactQuery().filter(.has([.telegram, .whatsapp, .phone, .email]))
+
+    /// No table is read whole: contact only through an index, never a
+    /// child table by scan, and no sort of the result.
+    static func expectIndexedWithoutSort(_ plan: String, _ name: String) {
+        for line in plan.split(separator: "\n") where line.hasPrefix("SCAN ") {
+            #expect(line.hasPrefix("SCAN contact USING INDEX contact_on_") || line.contains("VIRTUAL TABLE"),
+                    "\(name) scans: \(line)")
+        }
+        #expect(!plan.contains("TEMP B-TREE"), "\(name) sorts:\n\(plan)")
+    }
+
+    @Test func q1AndQ9PageTheDefaultOrderFromItsIndex() throws {
+        let plan = try Self.plan(Self.page.selectStatement(columns: Self.columns))
+        #expect(plan.contains("SCAN contact USING INDEX contact_on_defaultOrder"))
+        Self.expectIndexedWithoutSort(plan, "Q1")
+        for table in ["phone", "email", "address", "messenger"] {
+            let children = try Self.plan((
+                "SELECT contactPk, position FROM \(table) WHERE contactPk IN (?, ?) ORDER BY contactPk, position", [1, 2]))
+            #expect(children.contains("SEARCH \(table) USING PRIMARY KEY (contactPk=?)"), "\(children)")
+            Self.expectIndexedWithoutSort(children, "Q9 \(table)")
+        }
+    }
+
+    @Test func q2AndQ3CheckAttributesInTheSortIndex() throws {
+        let q2 = ContactQuery().filter(.has([.phone, .email])).sorted(by: .lastName).page(limit: 50)
+        let plan2 = try Self.plan(q2.selectStatement(columns: Self.columns))
+        #expect(plan2.contains("contact_on_lastName_asc"))
+        Self.expectIndexedWithoutSort(plan2, "Q2")
+        let q3 = Self.q3Filter.sorted(by: .firstName, descending: true).page(limit: 50)
+        let plan3 = try Self.plan(q3.selectStatement(columns: Self.columns))
+        #expect(plan3.contains("contact_on_firstName_desc"))
+        Self.expectIndexedWithoutSort(plan3, "Q3")
+    }
+
+    @Test func q4AndQ8ReadTheMaintainedCounts() throws {
+        let count = try Self.plan(Self.q3Filter.countStatement())
+        #expect(count.contains("attributeCount") && !count.contains("contact"), "\(count)")
+        let sections = try Self.plan(ContactQuery().sectionsStatement())
+        #expect(sections.contains("sectionCount") && !sections.contains("TEMP B-TREE"), "\(sections)")
+        #expect(try Self.store.count(matching: Self.q3Filter)
+                == Self.store.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM contact WHERE attributes & 27 = 27") })
+    }
+
+    /// A common prefix (as "an" is in a large data set) scans the order and
+    /// probes each contact's words; a rare one sorts only its few matches.
+    @Test func q5NamePrefixPlans() throws {
+        let q5 = ContactQuery().filter(.namePrefix("an")).page(limit: 50)
+        let dense = try Self.plan(q5.selectStatement(
+            columns: Self.columns, plan: QueryPlan(scannedNamePrefixes: [Data("an".utf8)])))
+        #expect(dense.contains("SEARCH nameWord USING COVERING INDEX nameWord_on_contactPk"), "\(dense)")
+        Self.expectIndexedWithoutSort(dense, "Q5")
+        let sparse = try Self.plan(q5.selectStatement(columns: Self.columns))
+        #expect(sparse.contains("SEARCH nameWord USING PRIMARY KEY (word>? AND word<?)"), "\(sparse)")
+    }
+
+    /// Phone search finds its few matches through the trigram index, then
+    /// orders just those: the one sort in these plans, and a small one.
+    @Test func q6AndQ7SearchTheTrigramIndex() throws {
+        for digits in ["79123456789", "4567"] {
+            let query = ContactQuery().filter(.phone(digits)).page(limit: 50)
+            let plan = try Self.plan(query.selectStatement(columns: Self.columns))
+            #expect(plan.contains("SCAN phoneDigits VIRTUAL TABLE"), "\(plan)")
+            #expect(plan.contains("SEARCH contact USING INTEGER PRIMARY KEY"), "\(plan)")
+            #expect(!plan.contains("SCAN contact") && !plan.contains("SCAN phone "), "\(plan)")
+        }
+    }
+}
