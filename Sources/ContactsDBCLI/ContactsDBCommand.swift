@@ -15,7 +15,7 @@ struct ContactsDBCommand: ParsableCommand {
         version: "0.1.0",
         subcommands: [
             Init.self, Migrate.self, Seed.self, Query.self, Show.self, Add.self, Update.self,
-            Delete.self, Import.self, Export.self, Reindex.self, Backup.self, Generate.self, Bench.self,
+            Delete.self, Import.self, Export.self, Reindex.self, Doctor.self, Backup.self, Generate.self, Bench.self,
         ])
 
     /// Runs the command and turns every failure into one sentence on stderr
@@ -34,16 +34,17 @@ struct ContactsDBCommand: ParsableCommand {
 }
 
 /// `contactsdb --db PATH COMMAND …` → `contactsdb COMMAND … --db PATH`:
-/// each command declares `--db`, and ArgumentParser reads a command's
-/// options only after its name.
+/// each command declares the database options, and ArgumentParser reads a
+/// command's options only after its name.
 func movingGlobalOptions(_ arguments: [String]) -> [String] {
+    let globalOptions = ["--db", "--busy-timeout"]
     var global: [String] = []
     var rest = arguments[...]
     while let first = rest.first {
-        if first == "--db", rest.count >= 2 {
+        if globalOptions.contains(first), rest.count >= 2 {
             global += rest.prefix(2)
             rest = rest.dropFirst(2)
-        } else if first.hasPrefix("--db=") {
+        } else if globalOptions.contains(where: { first.hasPrefix($0 + "=") }) {
             global.append(first)
             rest = rest.dropFirst()
         } else {

@@ -78,6 +78,29 @@ import Testing
         #expect(try store.tableCounts() == counts)
     }
 
+    /// A disk that fills mid-import (SQLite's max_page_count): the whole
+    /// import rolls back and the error says the disk is full.
+    @Test func aFullDiskRollsTheImportBack() throws {
+        let directory = TemporaryDirectory()
+        var options = ContactStore.Options()
+        options.seedsOnFirstOpen = false
+        let store = try ContactStore.open(at: directory.path("full.sqlite"), options: options)
+        try store.add(ContactDraft(firstName: "Before"))
+        let counts = try store.tableCounts()
+        try store.writer.inDatabase { db in
+            let pages = try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0
+            try db.execute(sql: "PRAGMA max_page_count = \(pages + 20)")
+        }
+        let json = "[" + SyntheticContacts(count: 2000, seed: 4).map(\.jsonText).joined(separator: ",") + "]"
+        let error = captureError { try store.importContacts(Data(json.utf8), source: "big.json") }
+        guard case let .databaseFailure(reason)? = error else {
+            Issue.record("expected a disk-full failure, got \(String(describing: error))")
+            return
+        }
+        #expect(reason.contains("disk is full"))
+        #expect(try store.tableCounts() == counts)
+    }
+
     @Test func derivedFieldsAreAcceptedAndIgnored() throws {
         let json = #"[{"firstName": "Ann", "displayName": "WRONG", "sortName": "ZZZ", "sectionKey": "Q", "sortIndex": 99, "createdAt": "x", "updatedAt": "y", "phones": [{"value": "+7 912 345 67 89", "e164": "+1"}]}]"#
         try store.importContacts(Data(json.utf8), source: "x.json")

@@ -116,16 +116,20 @@ enum SeedImporter {
     /// not decline it; checked and done in one write transaction, so two
     /// processes opening a new database import it once.
     static func seedIfFirstOpen(_ db: Database) throws -> SeedImport? {
-        let isSettled = try Bool.fetchOne(db, sql: """
-            SELECT EXISTS (SELECT 1 FROM seedImport) OR EXISTS (SELECT 1 FROM setting WHERE key = ?)
-            """, arguments: [declinedKey]) ?? false
-        guard !isSettled else { return nil }
+        guard try isUnsettled(db) else { return nil }
         let outcome = try BundledSeed.data.withUnsafeBytes { raw in
             try seed(ContactsInput(bytes: raw.bindMemory(to: UInt8.self), source: BundledSeed.source, release: nil),
                      progress: nil, db)
         }
         guard case let .imported(record) = outcome else { return nil }
         return record
+    }
+
+    /// True for a database never seeded whose bundled seed was not declined.
+    static func isUnsettled(_ db: Database) throws -> Bool {
+        try Bool.fetchOne(db, sql: """
+            SELECT NOT EXISTS (SELECT 1 FROM seedImport) AND NOT EXISTS (SELECT 1 FROM setting WHERE key = ?)
+            """, arguments: [declinedKey]) ?? false
     }
 
     static func seed(_ input: ContactsInput, progress: ImportProgress?, _ db: Database) throws -> SeedOutcome {

@@ -25,8 +25,12 @@ enum Reindexer {
     /// Reindexes when the stored keys were computed by another collation.
     /// Returns how many contacts were reindexed, or nil when none needed it.
     static func reindexIfCollationChanged(_ db: Database) throws -> Int? {
-        guard try storedVersion(db) != Collation.version else { return nil }
+        guard try isCollationOutdated(db) else { return nil }
         return try reindexAll(db)
+    }
+
+    static func isCollationOutdated(_ db: Database) throws -> Bool {
+        try storedVersion(db) != Collation.version
     }
 
     static func reindexAll(_ db: Database) throws -> Int {
@@ -38,11 +42,41 @@ enum Reindexer {
                 try writer.replace(pk: pk, contact.draft, createdAt: contact.createdAt, updatedAt: contact.updatedAt)
             }
         }
+        try rebuildCounts(db)
         try db.execute(
             sql: "INSERT OR REPLACE INTO setting (key, value) VALUES (?, ?)",
             arguments: [versionKey, Collation.version])
         return ids.count
     }
+
+    /// Recomputes the counts the triggers keep, from the contacts.
+    static func rebuildCounts(_ db: Database) throws {
+        try db.execute(sql: """
+            DELETE FROM sectionCount;
+            INSERT INTO sectionCount (sortIndex, sectionKey, count)
+                SELECT sortIndex, sectionKey, count(*) FROM contact GROUP BY sortIndex;
+            DELETE FROM attributeCount;
+            INSERT INTO attributeCount (attributes, count)
+                SELECT attributes, count(*) FROM contact GROUP BY attributes;
+            """)
+    }
+
+    /// True when the kept counts equal those computed from the contacts.
+    static let countsMatchSQL = """
+        SELECT NOT EXISTS (
+            SELECT sortIndex, sectionKey, count FROM sectionCount WHERE count > 0
+            EXCEPT SELECT sortIndex, sectionKey, count(*) FROM contact GROUP BY sortIndex
+        ) AND NOT EXISTS (
+            SELECT sortIndex, sectionKey, count(*) FROM contact GROUP BY sortIndex
+            EXCEPT SELECT sortIndex, sectionKey, count FROM sectionCount
+        ) AND NOT EXISTS (
+            SELECT attributes, count FROM attributeCount WHERE count > 0
+            EXCEPT SELECT attributes, count(*) FROM contact GROUP BY attributes
+        ) AND NOT EXISTS (
+            SELECT attributes, count(*) FROM contact GROUP BY attributes
+            EXCEPT SELECT attributes, count FROM attributeCount
+        )
+        """
 
     static func storedVersion(_ db: Database) throws -> String? {
         try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [versionKey])

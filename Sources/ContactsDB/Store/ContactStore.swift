@@ -112,9 +112,14 @@ public final class ContactStore: Sendable {
                     try db.execute(sql: "PRAGMA synchronous = NORMAL")
                 }
             }
-            let reindexed = try queue.write(Reindexer.reindexIfCollationChanged)
-            report.reindexedContacts = reindexed.flatMap { $0 > 0 ? $0 : nil }
-            if options.seedsOnFirstOpen {
+            // Each is checked in a read first, so that an open that has
+            // nothing to do never waits for another process's write lock,
+            // and checked again inside the write for a concurrent open.
+            if try queue.read(Reindexer.isCollationOutdated) {
+                let reindexed = try queue.write(Reindexer.reindexIfCollationChanged)
+                report.reindexedContacts = reindexed.flatMap { $0 > 0 ? $0 : nil }
+            }
+            if options.seedsOnFirstOpen, try queue.read(SeedImporter.isUnsettled) {
                 report.seedImport = try queue.write(SeedImporter.seedIfFirstOpen)
             }
         }

@@ -9,6 +9,15 @@ struct DatabaseOptions: ParsableArguments {
         valueName: "path"))
     var explicitPath: String?
 
+    @Option(name: .customLong("busy-timeout"), help: ArgumentHelp(
+        "How long to wait for another process's lock before failing with \"database is busy\" (exit 74).",
+        valueName: "milliseconds"))
+    var busyTimeout = 5000
+
+    func validate() throws {
+        if busyTimeout < 0 { throw ValidationError("Please give --busy-timeout as zero or more milliseconds.") }
+    }
+
     /// `--db`, else `CONTACTSDB_PATH`, else the XDG data directory.
     var path: String { givenPath ?? defaultPath }
 
@@ -46,6 +55,7 @@ struct DatabaseOptions: ParsableArguments {
         }
         var options = ContactStore.Options()
         options.seedsOnFirstOpen = seedsOnFirstOpen
+        options.busyTimeout = Double(busyTimeout) / 1000
         return try ContactStore.open(at: path, options: options)
     }
 }

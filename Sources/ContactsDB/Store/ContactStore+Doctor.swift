@@ -1,0 +1,56 @@
+import Foundation
+import GRDB
+
+/// One finding of ``ContactStore/diagnose()``.
+public struct Diagnosis: Hashable, Sendable {
+    public var check: String
+    public var isHealthy: Bool
+    /// What was found; for a problem, what is wrong and the fix.
+    public var detail: String
+}
+
+extension ContactStore {
+    /// Checks the database: SQLite's integrity check, foreign keys,
+    /// migrations, the maintained counts, the seed and the collation.
+    public func diagnose() throws -> [Diagnosis] {
+        let migrations = migrator.migrations
+        return try read { db in
+            var findings: [Diagnosis] = []
+            let integrity = try String.fetchAll(db, sql: "PRAGMA integrity_check")
+            findings.append(integrity == ["ok"]
+                ? Diagnosis(check: "integrity", isHealthy: true, detail: "SQLite's integrity check passes")
+                : Diagnosis(check: "integrity", isHealthy: false, detail: "\(integrity.prefix(3).joined(separator: "; ")); restore the file from a backup (contactsdb backup makes one)"))
+
+            let orphans = try Row.fetchAll(db, sql: "PRAGMA foreign_key_check")
+            findings.append(orphans.isEmpty
+                ? Diagnosis(check: "foreign keys", isHealthy: true, detail: "every child row has its contact")
+                : Diagnosis(check: "foreign keys", isHealthy: false, detail: "\(orphans.count) rows point at missing contacts (first in \(orphans[0]["table"] as String? ?? "?")); export what you need and rebuild, or restore a backup"))
+
+            let status = try migrator.status(db)
+            findings.append(Diagnosis(
+                check: "migrations", isHealthy: status.pending.isEmpty,
+                detail: status.pending.isEmpty
+                    ? "at \(migrations.last?.identifier ?? "none") (\(status.applied.count) applied, checksums match)"
+                    : "pending: \(status.pending.map(\.identifier).joined(separator: ", ")); run contactsdb migrate"))
+
+            let countsMatch = try Bool.fetchOne(db, sql: Reindexer.countsMatchSQL) ?? false
+            findings.append(Diagnosis(
+                check: "counts", isHealthy: countsMatch,
+                detail: countsMatch ? "section and attribute counts match the contacts"
+                    : "the kept section or attribute counts differ from the contacts; run contactsdb reindex"))
+
+            let seeds = try SeedImporter.imports(db)
+            let declined = try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [SeedImporter.declinedKey])
+            findings.append(Diagnosis(check: "seed", isHealthy: true, detail: seeds.isEmpty
+                ? (declined.map { "never seeded; the bundled seed was declined on \($0)" } ?? "never seeded")
+                : seeds.map { "\($0.source) (\($0.contactCount) contacts) on \(Timestamp.string(from: $0.importedAt))" }
+                    .joined(separator: ", ")))
+
+            let stored = try Reindexer.storedVersion(db)
+            findings.append(stored == Collation.version
+                ? Diagnosis(check: "collation", isHealthy: true, detail: "keys computed by \(Collation.version)")
+                : Diagnosis(check: "collation", isHealthy: false, detail: "keys computed by \(stored ?? "an unknown collation"), this build has \(Collation.version); run contactsdb reindex"))
+            return findings
+        }
+    }
+}

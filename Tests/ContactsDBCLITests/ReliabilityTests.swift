@@ -1,0 +1,148 @@
+import Foundation
+import GRDB
+import Testing
+
+/// Several real processes on one database file, locks, and `doctor`.
+@Suite struct ReliabilityTests {
+    let directory = TemporaryDirectory()
+    let cli = CLIRunner()
+
+    func count(_ db: String) throws -> Int {
+        Int(try cli.run(db: db, ["query", "--count"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+    }
+
+    @Test func doctorSaysAllIsWellOrWhatToFix() throws {
+        let db = directory.path("doctor.sqlite")
+        let healthy = try cli.run(db: db, ["doctor"])
+        #expect(healthy.exitCode == 0, "\(healthy.stdout)")
+        #expect(healthy.lines.count == 6 && healthy.lines.allSatisfy { $0.hasPrefix("ok") }, "\(healthy.stdout)")
+
+        try DatabaseQueue(path: db).write { db in try db.execute(sql: "UPDATE sectionCount SET count = count + 5") }
+        let sick = try cli.run(db: db, ["doctor"])
+        #expect(sick.exitCode == 70)
+        #expect(sick.stdout.contains("PROBLEM counts") && sick.stdout.contains("contactsdb reindex"), "\(sick.stdout)")
+
+        #expect(try cli.run(db: db, ["reindex"]).exitCode == 0)
+        #expect(try cli.run(db: db, ["doctor"]).exitCode == 0)
+    }
+
+    @Test func aWriterThatWaitsTooLongIsToldTheDatabaseIsBusy() throws {
+        let db = directory.path("busy.sqlite")
+        #expect(try count(db) == 10)
+        // Another process's writer: holds the write lock until released.
+        let holder = try DatabaseQueue(path: db)
+        let locked = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0), done = DispatchGroup()
+        done.enter()
+        DispatchQueue.global().async {
+            try? holder.inDatabase { db in
+                try db.execute(sql: "BEGIN IMMEDIATE")
+                locked.signal()
+                release.wait()
+                try db.execute(sql: "ROLLBACK")
+            }
+            done.leave()
+        }
+        locked.wait()
+
+        let blocked = try cli.run(["--busy-timeout", "200", "--db", db, "add", "--first-name", "Late"])
+        #expect(blocked.exitCode == 74, "\(blocked.stderr)")
+        #expect(blocked.stderr.contains("is busy"), "\(blocked.stderr)")
+        #expect(try cli.run(db: db, ["query", "--count"]).stdout == "10\n", "a reader waited for the writer")
+
+        release.signal()
+        done.wait()
+        #expect(try cli.run(db: db, ["add", "--first-name", "Late"]).exitCode == 0)
+        #expect(try count(db) == 11)
+    }
+
+    /// Adders, an updater, a deleter and a reader, each a stream of
+    /// processes, on one file at once: every write lands, none is lost.
+    @Test func concurrentProcessesLoseNoWrite() throws {
+        let db = directory.path("shared.sqlite")
+        #expect(try count(db) == 10)
+        let seedIDs = ["seed-acme", "seed-anna-muller", "seed-eloise-durand", "seed-john-smith", "seed-zoe-oconnor"]
+        let failures = Failures()
+        let group = DispatchGroup()
+        func worker(_ body: @escaping @Sendable () throws -> [String]) {
+            group.enter()
+            DispatchQueue.global().async {
+                defer { group.leave() }
+                do { failures.add(try body()) } catch { failures.add(["\(error)"]) }
+            }
+        }
+        let cli = self.cli
+        for adder in 0..<3 {
+            worker {
+                try (0..<8).compactMap { index in
+                    let result = try cli.run(db: db, ["add", "--first-name", "Adder\(adder)", "--last-name", "N\(index)"])
+                    return result.exitCode == 0 ? nil : "add: \(result.stderr)"
+                }
+            }
+        }
+        worker {
+            try (1...8).compactMap { age in
+                let result = try cli.run(db: db, ["update", "seed-ivan-petrov", "--age", String(age)])
+                return result.exitCode == 0 ? nil : "update: \(result.stderr)"
+            }
+        }
+        worker {
+            try seedIDs.compactMap { id in
+                let result = try cli.run(db: db, ["delete", id])
+                return result.exitCode == 0 ? nil : "delete: \(result.stderr)"
+            }
+        }
+        worker {
+            try (0..<8).compactMap { _ in
+                let result = try cli.run(db: db, ["query", "--count"])
+                let seen = Int(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+                return result.exitCode == 0 && (5...34).contains(seen) ? nil : "query saw \(seen): \(result.stderr)"
+            }
+        }
+        group.wait()
+        #expect(failures.all.isEmpty, "\(failures.all)")
+        #expect(try count(db) == 10 - 5 + 24)
+        #expect(try cli.run(db: db, ["show", "seed-ivan-petrov", "--format", "json"]).stdout.contains("\"age\": 8"))
+        #expect(try cli.run(db: db, ["doctor"]).exitCode == 0)
+    }
+
+    /// A reader never sees part of an import: before it, or all of it.
+    @Test func readersSeeAnImportWholeOrNotAtAll() throws {
+        let db = directory.path("atomic.sqlite")
+        #expect(try cli.run(db: db, ["init", "--no-seed"]).exitCode == 0)
+        let file = directory.write("many.json", try ContactsFixture.json(count: 1500))
+        let importer = DispatchGroup()
+        importer.enter()
+        let cli = self.cli
+        DispatchQueue.global().async {
+            _ = try? cli.run(db: db, ["import", file])
+            importer.leave()
+        }
+        var seen: Set<Int> = []
+        while importer.wait(timeout: .now()) == .timedOut {
+            seen.insert(try count(db))
+        }
+        seen.insert(try count(db))
+        #expect(seen.isSubset(of: [0, 1500]), "\(seen.sorted())")
+        #expect(seen.contains(1500))
+    }
+
+    @Test func theDatabaseAndItsSideFilesAreForTheOwnerOnly() throws {
+        let db = directory.path("private.sqlite")
+        #expect(try cli.run(db: db, ["add", "--first-name", "Private"]).exitCode == 0)
+        // A connection kept open keeps the -wal and -shm files in place.
+        let reader = try DatabaseQueue(path: db)
+        try reader.read { db in _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM contact") }
+        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: db + suffix) {
+            let mode = try FileManager.default.attributesOfItem(atPath: db + suffix)[.posixPermissions] as? Int
+            #expect(mode == 0o600, "\(db + suffix) has mode \(String(mode ?? 0, radix: 8))")
+        }
+    }
+}
+
+/// Failure messages gathered from several threads.
+final class Failures: @unchecked Sendable {
+    private let lock = NSLock()
+    private var messages: [String] = []
+    var all: [String] { lock.withLock { messages } }
+    func add(_ more: [String]) { lock.withLock { messages += more } }
+}
