@@ -1,3 +1,4 @@
+@testable import ContactsDB
 import Foundation
 import GRDB
 import Testing
@@ -124,6 +125,36 @@ import Testing
         seen.insert(try count(db))
         #expect(seen.isSubset(of: [0, 1500]), "\(seen.sorted())")
         #expect(seen.contains(1500))
+    }
+
+    /// `import` killed with SIGKILL at random moments: the next open finds
+    /// the database intact and the import there whole or not at all.
+    @Test func aKilledImportLeavesAllOrNothing() throws {
+        let db = directory.path("killed.sqlite")
+        #expect(try cli.run(db: db, ["init", "--no-seed"]).exitCode == 0)
+        // Without ids, so that every completed trial adds its contacts again.
+        let json = try ContactsFixture.json(count: 3000)
+            .replacingOccurrences(of: #""id": "c[0-9]+", "#, with: "", options: .regularExpression)
+        let file = directory.write("batch.json", json)
+        var random = SplitMix64(seed: 11)
+        var expected = 0, killedMidway = 0
+        for _ in 0..<6 {
+            let process = Process()
+            process.executableURL = CLIRunner.binary
+            process.arguments = ["--db", db, "import", file]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            usleep(UInt32(50_000 + random.below(1_500_000)))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            let completed = process.terminationReason == .exit && process.terminationStatus == 0
+            if completed { expected += 3000 } else { killedMidway += 1 }
+            #expect(try count(db) == expected, "after a \(completed ? "finished" : "killed") import")
+            #expect(try cli.run(db: db, ["doctor"]).exitCode == 0)
+        }
+        #expect(killedMidway >= 3, "the kills came too late to test anything")
+        print("killed import: 6 trials, \(killedMidway) killed midway, \(6 - killedMidway) finished")
     }
 
     @Test func theDatabaseAndItsSideFilesAreForTheOwnerOnly() throws {

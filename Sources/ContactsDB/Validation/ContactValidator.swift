@@ -19,7 +19,7 @@ enum ContactValidator {
         if let id = draft.id {
             let tidied = id.trimmingCharacters(in: .whitespaces)
             try require(!tidied.isEmpty, field("id"), "an id cannot be empty; leave it out to get a new one.")
-            try checkLength(tidied, field("id"))
+            try checkText(tidied, field("id"))
             result.id = tidied
         }
         result.firstName = try name(draft.firstName, field("firstName"))
@@ -54,7 +54,7 @@ enum ContactValidator {
 
     private static func validated(_ phone: Phone, at path: String) throws -> Phone {
         let value = Text.tidy(phone.value)
-        try checkLength(value, "\(path).value")
+        try checkText(value, "\(path).value")
         for (offset, scalar) in value.unicodeScalars.enumerated() {
             let allowed = ("0"..."9").contains(scalar) || " -.()".unicodeScalars.contains(scalar)
                 || (scalar == "+" && offset == 0)
@@ -69,7 +69,7 @@ enum ContactValidator {
 
     private static func validated(_ email: Email, at path: String) throws -> Email {
         let value = email.value.trimmingCharacters(in: .whitespacesAndNewlines)
-        try checkLength(value, "\(path).value")
+        try checkText(value, "\(path).value")
         try require(isEmailAddress(value), "\(path).value",
             "\(quoted(value)) is not an email address; it needs one \"@\" between a non-empty local part and a dotted domain, and no spaces.")
         return Email(type: try label(email.type, default: .home, at: "\(path).type"), value: value)
@@ -80,7 +80,7 @@ enum ContactValidator {
         for (name, keyPath) in [("street1", \Address.street1), ("street2", \.street2), ("city", \.city),
                                 ("state", \.state), ("zipcode", \.zipcode), ("country", \.country)] {
             result[keyPath: keyPath] = Text.tidy(address[keyPath: keyPath])
-            try checkLength(result[keyPath: keyPath], "\(path).\(name)")
+            try checkText(result[keyPath: keyPath], "\(path).\(name)")
         }
         let isEmpty = [result.street1, result.street2, result.city, result.state, result.zipcode, result.country]
             .allSatisfy(\.isEmpty)
@@ -95,7 +95,7 @@ enum ContactValidator {
             "\(quoted(messenger.service)) is not a messenger service; use one of \(MessengerService.allCases.map(\.rawValue).joined(separator: ", ")).")
         let handle = Text.tidy(messenger.handle)
         try require(!handle.isEmpty, "\(path).handle", "a \(service) handle cannot be empty.")
-        try checkLength(handle, "\(path).handle")
+        try checkText(handle, "\(path).handle")
         return Messenger(service: service, handle: handle)
     }
 
@@ -126,7 +126,7 @@ enum ContactValidator {
 
     private static func name(_ name: String?, _ field: String) throws -> String? {
         let tidied = Text.tidyOrNil(name)
-        if let tidied { try checkLength(tidied, field) }
+        if let tidied { try checkText(tidied, field) }
         return tidied
     }
 
@@ -134,14 +134,20 @@ enum ContactValidator {
     /// or `fallback` when empty.
     private static func label(_ label: String, default fallback: WellKnownLabel, at field: String) throws -> String {
         let tidied = Text.tidy(label)
-        try checkLength(tidied, field)
+        try checkText(tidied, field)
         if tidied.isEmpty { return fallback.rawValue }
         return WellKnownLabel(rawValue: tidied.lowercased())?.rawValue ?? tidied
     }
 
-    private static func checkLength(_ text: String, _ field: String) throws {
+    /// The limits every text field shares: its length, and no control
+    /// characters (tabs and newlines are tidied into spaces before this).
+    private static func checkText(_ text: String, _ field: String) throws {
         try require(text.count <= maxTextLength, field,
             "the value is \(text.count) characters long; the limit is \(maxTextLength).")
+        if let control = text.unicodeScalars.first(where: { $0.properties.generalCategory == .control }) {
+            throw ContactsDBError.invalidContact(
+                field: field, reason: String(format: "contains the control character U+%04X; remove it.", control.value))
+        }
     }
 
     private static func require(_ condition: Bool, _ field: String, _ reason: @autoclosure () -> String) throws {
