@@ -51,6 +51,25 @@ import Testing
         #expect(columns.contains("nickname"))
     }
 
+    @Test func aBackupIsTakenBeforeMigratingADatabaseThatHoldsContacts() throws {
+        let path = directory.path("kept.sqlite")
+        let old = try ContactStore.open(at: path, options: .migrations(SchemaMigration.bundled))
+        #expect(old.openReport.backupBeforeMigration == nil, "a new database was backed up")
+        try old.add(ContactDraft(firstName: "Keep", lastName: "Me"))
+
+        let stale = (0..<4).map { directory.path("kept.sqlite.before-0002_x-2020010\($0)T000000000.sqlite") }
+        for file in stale { _ = FileManager.default.createFile(atPath: file, contents: Data("old".utf8)) }
+        let upgraded = try ContactStore.open(at: path, options: .migrations(SchemaMigration.bundled + [Self.version2]))
+        let backup = try #require(upgraded.openReport.backupBeforeMigration)
+        #expect(backup.hasPrefix(path + ".before-0002_nickname-"))
+
+        let restored = try ContactStore.open(at: backup, options: .migrations(SchemaMigration.bundled))
+        #expect(try restored.contacts(matching: ContactQuery()).map(\.displayName) == ["Keep Me"])
+        #expect(try restored.read { db in try db.columns(in: "contact").map(\.name) }.contains("nickname") == false)
+        let kept = try FileManager.default.contentsOfDirectory(atPath: directory.url.path).filter { $0.contains(".before-") && $0.hasSuffix(".sqlite") }
+        #expect(kept.count == 3 && kept.contains((backup as NSString).lastPathComponent), "\(kept)")
+    }
+
     @Test func failingMigrationRollsBackWholeAndIsNamed() throws {
         let path = directory.path("failing.sqlite")
         try ContactStore.open(at: path, options: .migrations(SchemaMigration.bundled)).add(ContactDraft(firstName: "Kept"))

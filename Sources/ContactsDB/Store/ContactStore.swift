@@ -28,6 +28,9 @@ public final class ContactStore: Sendable {
     public struct OpenReport: Sendable {
         /// Migrations applied by this open, in order.
         public var appliedMigrations: [String] = []
+        /// The backup taken beside the database before those migrations
+        /// changed it, when it held contacts.
+        public var backupBeforeMigration: String?
         /// The bundled seed, when this open imported it.
         public var seedImport: SeedImport?
         /// How many contacts this open reindexed because the stored keys
@@ -101,6 +104,9 @@ public final class ContactStore: Sendable {
         var report = OpenReport()
         try DatabaseErrorMapping.mapping(path: path) {
             try queue.read { db in try migrator.checkCompatibility(db, path: path) }
+            if usesWAL, let first = try queue.read({ db in try migrator.status(db).pending.first }) {
+                report.backupBeforeMigration = try DatabaseBackup.beforeMigration(queue, at: path, migration: first.identifier)
+            }
             report.appliedMigrations = try migrator.migrate(queue)
             if usesWAL {
                 try queue.writeWithoutTransaction { db in

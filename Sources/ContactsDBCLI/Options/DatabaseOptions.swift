@@ -36,6 +36,9 @@ struct DatabaseOptions: ParsableArguments {
     /// imported the bundled seed, says so in one line on stderr.
     func openStore() throws -> ContactStore {
         let store = try openStore(seedsOnFirstOpen: true)
+        if let backup = store.openReport.backupBeforeMigration {
+            Terminal.printNotice("Backed up the database to \(backup) before migrating it.")
+        }
         if let count = store.openReport.reindexedContacts {
             Terminal.printNotice("Reindexed \(count) contacts: their sort keys came from another collation version.")
         }
