@@ -14,6 +14,10 @@ public enum ContactsDBError: Error, LocalizedError, Equatable, Sendable {
     case unreadableFile(path: String, reason: String)
     /// One or more ids that name no contact.
     case contactsNotFound(ids: [String])
+    /// A group name that names no group.
+    case groupNotFound(name: String)
+    /// A group name already taken (names are compared without case).
+    case groupExists(name: String)
     /// An id given to a new contact that another contact already has.
     case duplicateContactID(field: String, id: String)
     /// The database holds migrations this build does not know.
@@ -46,6 +50,10 @@ public enum ContactsDBError: Error, LocalizedError, Equatable, Sendable {
             return ids.count == 1
                 ? "No contact has the id \(list); `contactsdb query` lists the ids."
                 : "No contacts have the ids \(list); nothing was changed."
+        case let .groupNotFound(name):
+            return "No group is named \"\(name)\"; `contactsdb group list` lists the groups."
+        case let .groupExists(name):
+            return "A group named \"\(name)\" already exists (names are compared without case); choose another name."
         case let .duplicateContactID(field, id):
             return "\(field): the id \"\(id)\" is already taken by another contact; give another id or leave it out."
         case let .databaseTooNew(path, unknown):

@@ -15,7 +15,8 @@ struct ContactsDBCommand: ParsableCommand {
         version: "0.1.0",
         subcommands: [
             Init.self, Migrate.self, Seed.self, Query.self, Show.self, Add.self, Update.self,
-            Delete.self, Import.self, Export.self, Reindex.self, Doctor.self, Backup.self, Generate.self, Bench.self,
+            Delete.self, Favorite.self, Unfavorite.self, Favorites.self, Group.self, Import.self, Export.self,
+            Reindex.self, Doctor.self, Backup.self, Generate.self, Bench.self,
         ])
 
     /// Runs the command and turns every failure into one sentence on stderr
@@ -64,8 +65,8 @@ extension ContactsDBError {
     /// SPEC's exit codes: the one place domain errors meet them.
     var exitCode: Int32 {
         switch self {
-        case .contactsNotFound: return 1
-        case .invalidContact, .malformedJSON, .duplicateContactID: return 65
+        case .contactsNotFound, .groupNotFound: return 1
+        case .invalidContact, .malformedJSON, .duplicateContactID, .groupExists: return 65
         case .unreadableFile: return 66
         case .databaseTooNew, .migrationEdited, .notContactsDatabase, .databaseUnavailable, .databaseBusy: return 74
         case .migrationFailed, .databaseFailure: return 70

@@ -40,6 +40,8 @@ import Testing
             [.has([.telegram]), .namePrefix("a"), .countryContains("a")],
             [.has([.phone]), .emailContains("example"), .section("S")],
             [.namePrefix("a"), .companyContains("a")],
+            [.favorite], [.group("Family")], [.group("WORK")], [.group("клуб")], [.favorite, .has([.phone])],
+            [.group("동료"), .namePrefix("a")],
         ]
         // Phone search: numbers taken from the data, written other ways.
         let sample = drafts.flatMap(\.phones).map(\.value)
@@ -226,6 +228,10 @@ struct ReferenceModel {
             return draft.addresses.contains { fold($0.country).contains(fold(text)) }
         case .section(let label):
             return derived[draft.id!]!.sectionKey == label.uppercased()
+        case .favorite:
+            return draft.isFavorite
+        case .group(let name):
+            return draft.groups.contains { $0.lowercased() == name.lowercased() }
         }
     }
 

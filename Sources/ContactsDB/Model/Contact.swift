@@ -16,6 +16,11 @@ public struct Contact: Identifiable, Hashable, Sendable {
     public var emails: [Email]
     public var addresses: [Address]
     public var messengers: [Messenger]
+    /// Whether the contact is among the favorites (see
+    /// ``ContactStore/favorites()`` for their order).
+    public var isFavorite: Bool
+    /// The names of the groups the contact belongs to, in name order.
+    public var groups: [String]
 
     public var displayName: String
     public var sortName: String
@@ -28,7 +33,8 @@ public struct Contact: Identifiable, Hashable, Sendable {
     public var draft: ContactDraft {
         ContactDraft(
             id: id, firstName: firstName, lastName: lastName, company: company, age: age,
-            phones: phones, emails: emails, addresses: addresses, messengers: messengers)
+            phones: phones, emails: emails, addresses: addresses, messengers: messengers,
+            isFavorite: isFavorite, groups: groups)
     }
 }
 
@@ -44,11 +50,16 @@ public struct ContactDraft: Hashable, Sendable {
     public var emails: [Email]
     public var addresses: [Address]
     public var messengers: [Messenger]
+    /// A new favorite goes to the end of the favorites; one that stays a
+    /// favorite keeps its place.
+    public var isFavorite: Bool
+    /// Group names; groups that do not exist yet are created.
+    public var groups: [String]
 
     public init(
         id: String? = nil, firstName: String? = nil, lastName: String? = nil,
         company: String? = nil, age: Int? = nil, phones: [Phone] = [], emails: [Email] = [],
-        addresses: [Address] = [], messengers: [Messenger] = []
+        addresses: [Address] = [], messengers: [Messenger] = [], isFavorite: Bool = false, groups: [String] = []
     ) {
         self.id = id
         self.firstName = firstName
@@ -59,5 +70,7 @@ public struct ContactDraft: Hashable, Sendable {
         self.emails = emails
         self.addresses = addresses
         self.messengers = messengers
+        self.isFavorite = isFavorite
+        self.groups = groups
     }
 }

@@ -52,6 +52,11 @@ extension ContactQuery {
             case .countryContains(let text):
                 add("contact.pk IN (SELECT contactPk FROM address WHERE instr(countryFolded, ?) > 0)",
                     [Collation.fold(text)])
+            case .favorite:
+                add("contact.favoritePosition IS NOT NULL", [])
+            case .group(let name):
+                add("contact.pk IN (SELECT contactPk FROM groupMember WHERE groupPk = (SELECT pk FROM contactGroup WHERE nameKey = ?))",
+                    [GroupWriter.key(name)])
             case .section(let label):
                 // A label and its position go together; unknown labels match nothing.
                 add("contact.sortIndex = ?", [SectionIndex.position[label.uppercased()] ?? -1])
@@ -156,6 +161,7 @@ extension ContactStore {
     /// How many contacts match `query`'s filters (its page is ignored).
     public func count(matching query: ContactQuery) throws -> Int {
         try read { db in
+            _ = try QueryPlanner.plan(query, db)
             let (sql, arguments) = query.countStatement()
             return try Int.fetchOne(db.cachedStatement(sql: sql), arguments: arguments) ?? 0
         }
@@ -165,6 +171,7 @@ extension ContactStore {
     /// filters, in index order, with their counts.
     public func sections(matching query: ContactQuery) throws -> [SectionCount] {
         try read { db in
+            _ = try QueryPlanner.plan(query, db)
             let (sql, arguments) = query.sectionsStatement()
             return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map {
                 SectionCount(sectionKey: $0[0], count: $0[1])
@@ -193,7 +200,12 @@ extension ContactStore {
 /// Looks at the data to choose between plans SQLite cannot tell apart
 /// without statistics.
 enum QueryPlanner {
+    /// Checks the query against the data (every group it names exists)
+    /// and chooses its plan.
+    ///
+    /// - throws: `.groupNotFound`.
     static func plan(_ query: ContactQuery, _ db: Database) throws -> QueryPlan {
+        for case .group(let name) in query.filters { _ = try GroupWriter.existingPK(named: name, db) }
         var plan = QueryPlan()
         guard let limit = query.limit else { return plan }  // every match is needed anyway
         let prefixes = query.filters.flatMap { filter -> [Data] in

@@ -69,6 +69,11 @@ public enum ContactFilter: Hashable, Sendable {
     case countryContains(String)
     /// The contact files under this section label ("A", "Ж", "ㄱ", "#").
     case section(String)
+    /// The contact is a favorite.
+    case favorite
+    /// The contact belongs to the group with this name (in any case); an
+    /// unknown group is an error, not an empty result.
+    case group(String)
 }
 
 /// A sort key and its direction. The default is the sectioned order:

@@ -20,6 +20,8 @@ enum ContactJSONWriter {
         json.add("lastName", draft.lastName)
         json.add("company", draft.company)
         json.add("age", draft.age)
+        json.add("favorite", draft.isFavorite)
+        json.add("groups", draft.groups)
         if let contact {
             json.add("displayName", contact.displayName)
             json.add("sortName", contact.sortName)
@@ -69,20 +71,31 @@ struct JSONObjectWriter {
     var text: String { "{" + members.joined(separator: ", ") + "}" }
 
     mutating func add(_ key: String, _ value: String?) {
-        members.append("\(Self.quote(key)): \(value.map(Self.quote) ?? "null")")
+        members.append("\(JSONText.quote(key)): \(value.map(JSONText.quote) ?? "null")")
     }
 
     mutating func add(_ key: String, _ value: Int?) {
-        members.append("\(Self.quote(key)): \(value.map(String.init) ?? "null")")
+        members.append("\(JSONText.quote(key)): \(value.map(String.init) ?? "null")")
+    }
+
+    mutating func add(_ key: String, _ value: Bool) {
+        members.append("\(JSONText.quote(key)): \(value)")
     }
 
     mutating func addArray<T>(_ key: String, _ items: [T], _ write: (T) -> JSONObjectWriter) {
-        members.append("\(Self.quote(key)): [" + items.map { write($0).text }.joined(separator: ", ") + "]")
+        members.append("\(JSONText.quote(key)): [" + items.map { write($0).text }.joined(separator: ", ") + "]")
     }
 
+    mutating func add(_ key: String, _ strings: [String]) {
+        members.append("\(JSONText.quote(key)): [" + strings.map(JSONText.quote).joined(separator: ", ") + "]")
+    }
+}
+
+/// JSON text for values written by hand.
+public enum JSONText {
     /// A JSON string literal: quotes, backslashes and control characters
     /// escaped, everything else (UTF-8) as is.
-    static func quote(_ text: String) -> String {
+    public static func quote(_ text: String) -> String {
         var result = "\""
         result.reserveCapacity(text.utf8.count + 2)
         for scalar in text.unicodeScalars {

@@ -11,13 +11,14 @@ public struct ContactJSON: Sendable {
     private enum Change: Sendable {
         case id(String?), firstName(String?), lastName(String?), company(String?), age(Int?)
         case phones([Phone]), emails([Email]), addresses([Address]), messengers([Messenger])
+        case favorite(Bool), groups([String])
     }
 
     static let derivedKeys: Set<String> = [
         "displayName", "sortName", "sectionKey", "sortIndex", "createdAt", "updatedAt",
     ]
-    private static let keys = ["id", "firstName", "lastName", "company", "age", "phones", "emails",
-                               "addresses", "messengers"]
+    private static let keys = ["id", "firstName", "lastName", "company", "age", "favorite", "groups",
+                               "phones", "emails", "addresses", "messengers"]
 
     /// A draft holding just the fields present in the input.
     public var draft: ContactDraft {
@@ -39,6 +40,8 @@ public struct ContactJSON: Sendable {
             case .emails(let value): draft.emails = value
             case .addresses(let value): draft.addresses = value
             case .messengers(let value): draft.messengers = value
+            case .favorite(let value): draft.isFavorite = value
+            case .groups(let value): draft.groups = value
             }
         }
     }
@@ -160,6 +163,18 @@ public struct ContactJSON: Sendable {
                     try object(&reader, path, ["service": \.service, "handle": \.handle],
                                required: ["service", "handle"], into: &messenger)
                     return messenger
+                }))
+            case "favorite":
+                if try reader.readNull() {
+                    contact.changes.append(.favorite(false))
+                } else {
+                    guard reader.peekKind() == .bool else { throw invalid(field, "expected true or false here.") }
+                    contact.changes.append(.favorite(try reader.readBool()))
+                }
+            case "groups":
+                contact.changes.append(.groups(try list(&reader, field) { reader, path in
+                    guard reader.peekKind() == .string else { throw invalid(path, "expected a group name here.") }
+                    return try reader.readString()
                 }))
             case _ where derivedKeys.contains(key):
                 try reader.skipValue()

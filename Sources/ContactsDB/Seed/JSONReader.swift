@@ -46,6 +46,12 @@ struct JSONReader {
         return true
     }
 
+    mutating func readBool() throws -> Bool {
+        let isTrue = peek() == UInt8(ascii: "t")
+        try expectLiteral(isTrue ? "true" : "false")
+        return isTrue
+    }
+
     mutating func readString() throws -> String {
         skipWhitespace()
         guard peek() == UInt8(ascii: "\"") else { throw syntaxError("expected a string") }

@@ -21,7 +21,7 @@ enum ContactReader {
     static let contactColumns = """
         contact.pk, contact.id, contact.firstName, contact.lastName, contact.company, contact.age,
         contact.displayName, contact.sortName, contact.sectionKey, contact.sortIndex,
-        contact.createdAt, contact.updatedAt
+        contact.createdAt, contact.updatedAt, contact.favoritePosition IS NOT NULL
         """
 
     static func contacts(ids: [String], _ db: Database) throws -> [Contact] {
@@ -46,12 +46,24 @@ enum ContactReader {
         while let row = try rows.next() {
             result.append((row[0], Contact(
                 id: row[1], firstName: row[2], lastName: row[3], company: row[4], age: row[5],
-                phones: [], emails: [], addresses: [], messengers: [],
+                phones: [], emails: [], addresses: [], messengers: [], isFavorite: row[12], groups: [],
                 displayName: row[6], sortName: row[7], sectionKey: row[8], sortIndex: row[9],
                 createdAt: Timestamp.date(from: row[10]) ?? Date(timeIntervalSince1970: 0),
                 updatedAt: Timestamp.date(from: row[11]) ?? Date(timeIntervalSince1970: 0))))
         }
         return result
+    }
+
+    /// The keys of the contacts with these ids, in the order given.
+    ///
+    /// - throws: `.contactsNotFound` naming every unknown id.
+    static func pks(ids: [String], _ db: Database) throws -> [Int64] {
+        let stored = try self.stored(ids: ids, db)
+        let found = Set(stored.map(\.contact.id))
+        var seen: Set<String> = []
+        let missing = ids.filter { !found.contains($0) && seen.insert($0).inserted }
+        guard missing.isEmpty else { throw ContactsDBError.contactsNotFound(ids: missing) }
+        return stored.map(\.pk)
     }
 
     /// The ids among `ids` that name no contact, in the order given.
@@ -95,6 +107,17 @@ enum ContactReader {
             try each("service, handle", from: "messenger") {
                 result[$0].messengers.append(Messenger(service: $1[1], handle: $1[2]))
             }
+            let groups = try Row.fetchCursor(db.cachedStatement(sql: """
+                SELECT groupMember.contactPk, contactGroup.name FROM groupMember
+                JOIN contactGroup ON contactGroup.pk = groupMember.groupPk
+                WHERE groupMember.contactPk IN (\(inList))
+                """), arguments: arguments)
+            while let row = try groups.next() {
+                if let offset = index[row[0]] { result[offset].groups.append(row[1]) }
+            }
+        }
+        for offset in result.indices where result[offset].groups.count > 1 {
+            result[offset].groups.sort { Collation.compare($0, $1) < 0 }
         }
         return result
     }

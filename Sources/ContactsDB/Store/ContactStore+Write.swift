@@ -81,6 +81,8 @@ final class ContactWriter {
     private let insertContact, updateContact, insertPhone, insertEmail, insertAddress: SQLiteStatement
     private let insertMessenger, insertWord: SQLiteStatement
     private let deleteChildren: [SQLiteStatement]
+    private let favorites: FavoriteList
+    private let groups: GroupWriter
 
     private static let contactColumns = [
         "firstName", "lastName", "company", "age", "displayName", "sortName", "sectionKey",
@@ -106,9 +108,11 @@ final class ContactWriter {
             """)
         insertMessenger = try SQLiteStatement(db, "INSERT INTO messenger (contactPk, position, service, handle) VALUES (?, ?, ?, ?)")
         insertWord = try SQLiteStatement(db, "INSERT INTO nameWord (word, contactPk) VALUES (?, ?)")
-        deleteChildren = try ["phone", "email", "address", "messenger", "nameWord"].map {
+        deleteChildren = try ["phone", "email", "address", "messenger", "nameWord", "groupMember"].map {
             try SQLiteStatement(db, "DELETE FROM \($0) WHERE contactPk = ?")
         }
+        favorites = FavoriteList(db)
+        groups = try GroupWriter(db)
     }
 
     /// Inserts a validated draft; returns its id.
@@ -120,7 +124,9 @@ final class ContactWriter {
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
             throw ContactsDBError.duplicateContactID(field: path.isEmpty ? "id" : "\(path).id", id: id)
         }
-        try writeChildren(pk: insertContact.lastInsertedRowID, draft, derived)
+        let pk = insertContact.lastInsertedRowID
+        try writeChildren(pk: pk, draft, derived)
+        if draft.isFavorite { try favorites.append(pk) }
         return id
     }
 
@@ -132,6 +138,7 @@ final class ContactWriter {
             draft, derived, createdAt: Timestamp.string(from: createdAt), updatedAt: Timestamp.string(from: updatedAt))
             + [.int(Int(pk))])
         try writeChildren(pk: pk, draft, derived)
+        try draft.isFavorite ? favorites.append(pk) : favorites.remove(pk)
     }
 
     // MARK: - Non public
@@ -165,6 +172,9 @@ final class ContactWriter {
         }
         for (position, messenger) in draft.messengers.enumerated() {
             try insertMessenger.execute(contact, .int(position), .text(messenger.service), .text(messenger.handle))
+        }
+        for name in draft.groups {
+            try groups.add(pk, toGroupNamed: name, creatingIt: true)
         }
     }
 }

@@ -2,7 +2,8 @@
 /// names about 60% Latin (some with diacritics), 25% Cyrillic, 15% Hangul;
 /// on average 1.5 phones (Russian, Korean and US formats), 1.2 emails,
 /// 0.5 addresses and 0.8 messengers a contact; about 10% without a first
-/// name, 10% without a last name and 5% company only.
+/// name, 10% without a last name and 5% company only; 5% favorites and a
+/// quarter in one or two groups.
 ///
 /// The same `count` and `seed` always give the same contacts.
 public struct SyntheticContacts: Sequence, Sendable {
@@ -55,6 +56,8 @@ public struct SyntheticContacts: Sequence, Sendable {
                 return Address(type: "home", street1: "\(1 + random.below(200)) \(pick(Names.streets))",
                                city: place.city, zipcode: String(10000 + random.below(89999)), country: place.country)
             }
+            draft.isFavorite = random.below(100) < 5
+            draft.groups = (0..<random.weighted([75, 20, 5])).map { _ in pick(Names.groups) }
             var services = MessengerService.allCases
             draft.messengers = (0..<random.weighted([40, 45, 10, 5])).map { _ in  // mean 0.8
                 let service = services.remove(at: random.below(services.count))
@@ -142,6 +145,7 @@ private enum Names {
     static let companies = ["Acme", "Globex", "Initech", "Umbrella", "Яндекс", "Газпром", "삼성", "Hooli",
                             "Vandelay", "Stark", "Wayne", "Тинькофф", "카카오", "Müller & Söhne"]
     static let companySuffixes = ["Inc.", "GmbH", "LLC", "ООО", "주식회사", "Ltd"]
+    static let groups = ["Family", "Work", "Friends", "Клуб", "동료"]
     static let domains = ["example.com", "example.ru", "example.kr", "mail.example", "corp.example"]
     static let streets = ["Main St", "Oak Ave", "ул. Ленина", "Невский пр.", "세종대로", "Baker St", "Hauptstraße"]
     static let places: [(city: String, country: String)] = [

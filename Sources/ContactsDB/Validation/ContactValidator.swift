@@ -47,6 +47,12 @@ enum ContactValidator {
         result.messengers = try draft.messengers.enumerated().map { index, messenger in
             try validated(messenger, at: field("messengers[\(index)]"))
         }
+        var groupKeys: Set<String> = []
+        // A set of names, kept in name order as the engine returns them.
+        result.groups = try draft.groups.enumerated().compactMap { index, name in
+            let name = try groupName(name, at: field("groups[\(index)]"))
+            return groupKeys.insert(name.lowercased()).inserted ? name : nil
+        }.sorted { Collation.compare($0, $1) < 0 }
         return result
     }
 
@@ -97,6 +103,19 @@ enum ContactValidator {
         try require(!handle.isEmpty, "\(path).handle", "a \(service) handle cannot be empty.")
         try checkText(handle, "\(path).handle")
         return Messenger(service: service, handle: handle)
+    }
+
+    /// Longest group name, in characters.
+    static let maxGroupNameLength = 100
+
+    /// A group name, tidied: non-empty, at most 100 characters.
+    static func groupName(_ name: String, at field: String) throws -> String {
+        let tidied = Text.tidy(name)
+        try require(!tidied.isEmpty, field, "a group name cannot be empty.")
+        try require(tidied.count <= maxGroupNameLength, field,
+            "the name is \(tidied.count) characters long; a group name holds at most \(maxGroupNameLength).")
+        try checkText(tidied, field)
+        return tidied
     }
 
     // MARK: - Non public

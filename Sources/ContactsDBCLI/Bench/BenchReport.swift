@@ -1,3 +1,4 @@
+import ContactsDB
 import Foundation
 
 /// What `bench` measured, as a table or JSON.
@@ -69,7 +70,5 @@ struct BenchReport {
         }
     }
 
-    private static func quoted(_ text: String) -> String {
-        String(decoding: try! JSONEncoder().encode(text), as: UTF8.self)
-    }
+    private static func quoted(_ text: String) -> String { JSONText.quote(text) }
 }

@@ -30,6 +30,8 @@ extension ContactsDBCommand {
         @Option(help: "Text the city of an address contains.") var city: String?
         @Option(help: "Text the country of an address contains.") var country: String?
         @Option(help: "Only this section of the index (A, Ж, ㄱ, #).") var section: String?
+        @Flag(help: "Only favorites.") var favorite = false
+        @Option(help: "Only members of this group.") var group: String?
 
         @Option(help: ArgumentHelp(
             "name (the sectioned default), first-name, last-name or company, with :asc (default) or :desc.",
@@ -88,6 +90,8 @@ extension ContactsDBCommand {
                 (section, ContactFilter.section),
             ]
             for case let (value?, filter) in textFilters { query = query.filter(filter(value)) }
+            if favorite { query = query.filter(.favorite) }
+            if let group { query = query.filter(.group(group)) }
             let sort = try parsedSort()
             return query.sorted(by: sort.key, descending: sort.descending).page(limit: limit, offset: offset)
         }
@@ -123,8 +127,6 @@ extension ContactsDBCommand {
             }
         }
 
-        private func jsonString(_ text: String) -> String {
-            String(decoding: try! JSONEncoder().encode(text), as: UTF8.self)
-        }
+        private func jsonString(_ text: String) -> String { JSONText.quote(text) }
     }
 }

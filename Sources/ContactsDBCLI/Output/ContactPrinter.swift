@@ -88,7 +88,7 @@ enum ContactPrinter {
         return lines.map { $0.map(csvField).joined(separator: ",") + "\r\n" }.joined()
     }
 
-    private static func csvField(_ field: String) -> String {
+    static func csvField(_ field: String) -> String {
         guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return field }
         return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }

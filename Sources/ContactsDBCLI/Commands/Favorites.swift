@@ -1,0 +1,63 @@
+import ArgumentParser
+import ContactsDB
+
+extension ContactsDBCommand {
+    struct Favorite: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Make contacts favorites (appended in the order given), or move one with --position.")
+
+        @OptionGroup var database: DatabaseOptions
+        @Argument(help: "The contacts' ids.") var ids: [String] = []
+        @Option(help: "Move the one contact given to this place among the favorites, counted from 1.")
+        var position: Int?
+
+        func validate() throws {
+            if ids.isEmpty { throw ValidationError("Please give the id of at least one contact.") }
+            if position != nil && ids.count != 1 { throw ValidationError("Please give exactly one id with --position.") }
+            if let position, position < 1 { throw ValidationError("Please give --position as 1 or more.") }
+        }
+
+        func run() throws {
+            let store = try database.openStore()
+            if let position {
+                try store.moveFavorite(id: ids[0], to: position)
+            } else {
+                try store.favorite(ids: ids)
+            }
+            print("\(try store.favorites().count) favorites.")
+        }
+    }
+
+    struct Unfavorite: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Remove contacts from the favorites.")
+
+        @OptionGroup var database: DatabaseOptions
+        @Argument(help: "The contacts' ids.") var ids: [String] = []
+
+        func validate() throws {
+            if ids.isEmpty { throw ValidationError("Please give the id of at least one contact.") }
+        }
+
+        func run() throws {
+            let store = try database.openStore()
+            try store.unfavorite(ids: ids)
+            print("\(try store.favorites().count) favorites.")
+        }
+    }
+
+    struct Favorites: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the favorites in the order the user set.")
+
+        @OptionGroup var database: DatabaseOptions
+        @OptionGroup var output: OutputOptions
+
+        func run() throws {
+            let favorites = try database.openStore().favorites()
+            if output.format == .table && favorites.isEmpty {
+                print("No favorites yet; `contactsdb favorite ID` adds one.")
+            } else {
+                ContactPrinter.print(favorites, as: output.format)
+            }
+        }
+    }
+}

@@ -1,0 +1,100 @@
+import ArgumentParser
+import ContactsDB
+
+extension ContactsDBCommand {
+    struct Group: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Create, rename, delete and list groups, and add or remove their contacts.",
+            discussion: "Group names are unique whatever their case. Deleting a group keeps its contacts.",
+            subcommands: [Create.self, Rename.self, Delete.self, Add.self, Remove.self, List.self])
+
+        struct Create: ParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Create a group.")
+            @OptionGroup var database: DatabaseOptions
+            @Argument(help: "The group's name.") var name: String
+
+            func run() throws {
+                try database.openStore().createGroup(named: name)
+                print("Created the group \"\(name)\".")
+            }
+        }
+
+        struct Rename: ParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Rename a group.")
+            @OptionGroup var database: DatabaseOptions
+            @Argument(help: "The group's name.") var name: String
+            @Argument(help: "Its new name.") var newName: String
+
+            func run() throws {
+                try database.openStore().renameGroup(name, to: newName)
+                print("Renamed the group \"\(name)\" to \"\(newName)\".")
+            }
+        }
+
+        struct Delete: ParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Delete a group; its contacts stay.")
+            @OptionGroup var database: DatabaseOptions
+            @Argument(help: "The group's name.") var name: String
+
+            func run() throws {
+                try database.openStore().deleteGroup(named: name)
+                print("Deleted the group \"\(name)\".")
+            }
+        }
+
+        struct Add: ParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Add contacts to a group.")
+            @OptionGroup var database: DatabaseOptions
+            @Argument(help: "The group's name.") var name: String
+            @Argument(help: "The contacts' ids.") var ids: [String] = []
+
+            func validate() throws {
+                if ids.isEmpty { throw ValidationError("Please give the id of at least one contact.") }
+            }
+
+            func run() throws {
+                try database.openStore().addContacts(ids: ids, toGroup: name)
+                print("Added \(ids.count) contact\(ids.count == 1 ? "" : "s") to \"\(name)\".")
+            }
+        }
+
+        struct Remove: ParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Remove contacts from a group.")
+            @OptionGroup var database: DatabaseOptions
+            @Argument(help: "The group's name.") var name: String
+            @Argument(help: "The contacts' ids.") var ids: [String] = []
+
+            func validate() throws {
+                if ids.isEmpty { throw ValidationError("Please give the id of at least one contact.") }
+            }
+
+            func run() throws {
+                try database.openStore().removeContacts(ids: ids, fromGroup: name)
+                print("Removed \(ids.count) contact\(ids.count == 1 ? "" : "s") from \"\(name)\".")
+            }
+        }
+
+        struct List: ParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "List the groups with their member counts.")
+            @OptionGroup var database: DatabaseOptions
+            @OptionGroup var output: OutputOptions
+
+            func run() throws {
+                let groups = try database.openStore().groups()
+                switch output.format {
+                case .table:
+                    print(groups.isEmpty ? "No groups yet; `contactsdb group create NAME` makes one.\n"
+                        : ContactPrinter.alignedColumns([["GROUP", "MEMBERS"]] + groups.map { [$0.name, String($0.memberCount)] }),
+                          terminator: "")
+                case .json, .ndjson:
+                    let items = groups.map { "{\"name\": \(JSONText.quote($0.name)), \"memberCount\": \($0.memberCount)}" }
+                    print(output.format == .ndjson ? items.joined(separator: "\n")
+                        : (items.isEmpty ? "[]" : "[\n" + items.joined(separator: ",\n") + "\n]"))
+                case .csv:
+                    print("name,memberCount\r")
+                    groups.forEach { print("\(ContactPrinter.csvField($0.name)),\($0.memberCount)\r") }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import GRDB
+import Testing
+
+/// A database written by the build before migration 0002 (the schema users
+/// have), recorded with Fixtures/make_schema_v1_fixture.sh, opened by this
+/// build: migrated in place with every contact, child and seed record, and
+/// answering as that build did.
+@Suite struct SchemaUpgradeTests {
+    let directory = TemporaryDirectory()
+    let cli = CLIRunner()
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+
+    /// The v1 build's answers, by the command that produced them.
+    static let answers: [String: [String]] = {
+        let text = try! String(contentsOf: fixtures.appendingPathComponent("schema-v1-answers.txt"), encoding: .utf8)
+        var sections: [String: [String]] = [:]
+        var current = ""
+        for line in text.split(whereSeparator: \.isNewline).map(String.init) {  // CSV lines end in CR LF
+            if line.hasPrefix("# ") { current = String(line.dropFirst(2)) } else { sections[current, default: []].append(line) }
+        }
+        return sections
+    }()
+
+    func upgradedCopy() throws -> String {
+        let db = directory.path("contacts.sqlite")
+        try FileManager.default.copyItem(atPath: Self.fixtures.appendingPathComponent("schema-v1.sqlite").path, toPath: db)
+        return db
+    }
+
+    func seedRecords(_ db: String) throws -> [Row] {
+        try DatabaseQueue(path: db).read { db in try Row.fetchAll(db, sql: "SELECT * FROM seedImport ORDER BY checksum") }
+    }
+
+    @Test func aVersion1DatabaseMigratesInPlaceWithEverythingIntact() throws {
+        let db = try upgradedCopy()
+        let seedsBefore = try seedRecords(db)
+        #expect(seedsBefore.count == 1)
+
+        let first = try cli.run(db: db, ["migrate"])
+        #expect(first.exitCode == 0, "\(first.stderr)")
+        #expect(first.stdout.contains("Applied 0002_favorites_groups"))
+        #expect(first.stderr.contains("Backed up the database to \(db).before-0002_favorites_groups-"), "\(first.stderr)")
+        #expect(try seedRecords(db) == seedsBefore)
+
+        // Every contact and child exactly as the v1 build exported them; the
+        // new keys are the only difference.
+        let export = try cli.run(db: db, ["export", "--format", "ndjson"]).lines
+            .map { $0.replacingOccurrences(of: #""favorite": false, "groups": [], "#, with: "") }
+        #expect(export == Self.answers["export"])
+        #expect(export.count == 308)
+
+        let queries: [(String, [String])] = [
+            ("query --has telegram --has phone --has email --sort last-name:desc",
+             ["query", "--has", "telegram", "--has", "phone", "--has", "email", "--sort", "last-name:desc", "--format", "ndjson"]),
+            ("query --name an --limit 20", ["query", "--name", "an", "--limit", "20", "--format", "ndjson"]),
+        ]
+        for (name, arguments) in queries {
+            let ids = try cli.run(db: db, arguments).lines.map { String($0.split(separator: "\"")[3]) }
+            #expect(ids == Self.answers[name], "\(name)")
+        }
+        #expect(try cli.run(db: db, ["query", "--sections", "--format", "csv"]).stdout
+            .split(whereSeparator: \.isNewline).map(String.init) == Self.answers["query --sections"])
+        #expect(try cli.run(db: db, ["query", "--phone", "345", "--count"]).lines == Self.answers["query --phone 345 --count"])
+
+        // And the new things work on it.
+        #expect(try cli.run(db: db, ["favorite", "seed-ivan-petrov", "c5"]).exitCode == 0)
+        #expect(try cli.run(db: db, ["group", "create", "Family"]).exitCode == 0)
+        #expect(try cli.run(db: db, ["group", "add", "Family", "c5", "c6"]).exitCode == 0)
+        let both = try cli.run(db: db, ["query", "--favorite", "--group", "family", "--format", "ndjson"])
+        #expect(both.lines.map { String($0.split(separator: "\"")[3]) } == ["c5"])
+        #expect(try cli.run(db: db, ["doctor"]).exitCode == 0)
+        #expect(try cli.run(db: db, ["migrate", "--status"]).lines.allSatisfy { $0.hasPrefix("applied") })
+    }
+
+    @Test func anUpgradedSchemaIsTheSameAsAFreshOne() throws {
+        let upgraded = try upgradedCopy()
+        #expect(try cli.run(db: upgraded, ["migrate"]).exitCode == 0)
+        let fresh = directory.path("fresh.sqlite")
+        #expect(try cli.run(db: fresh, ["init", "--no-seed"]).exitCode == 0)
+        func schema(_ path: String) throws -> [Row] {
+            try DatabaseQueue(path: path).read { db in
+                try Row.fetchAll(db, sql: "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name")
+            }
+        }
+        let upgradedSchema = try schema(upgraded), freshSchema = try schema(fresh)
+        #expect(upgradedSchema == freshSchema)
+        #expect(freshSchema.contains { $0["name"] == "groupMember" })
+    }
+}
