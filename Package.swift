@@ -47,13 +47,14 @@ let package = Package(
             capability: .buildTool(),
             dependencies: ["EmbedResources"]
         ),
+        .target(name: "ContactsDBTestSupport", path: "Tests/ContactsDBTestSupport"),
         .testTarget(
             name: "ContactsDBTests",
-            dependencies: ["ContactsDB"]
+            dependencies: ["ContactsDB", "ContactsDBTestSupport"]
         ),
         .testTarget(
             name: "ContactsDBCLITests",
-            dependencies: ["ContactsDBCLI", "ContactsDB"]
+            dependencies: ["ContactsDBCLI", "ContactsDB", "ContactsDBTestSupport"]
         ),
     ]
 )

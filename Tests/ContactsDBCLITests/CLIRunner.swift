@@ -1,3 +1,4 @@
+import ContactsDBTestSupport
 import Foundation
 import Testing
 
@@ -63,22 +64,3 @@ struct CLIRunner {
     }
 }
 
-/// A directory of its own for one test, removed when the value goes away.
-final class TemporaryDirectory {
-    let url: URL
-
-    init() {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("contactsdb-cli-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
-
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-
-    func write(_ name: String, _ text: String) -> String {
-        let path = path(name)
-        try! Data(text.utf8).write(to: URL(fileURLWithPath: path))
-        return path
-    }
-}

@@ -1,3 +1,4 @@
+import ContactsDBTestSupport
 import Foundation
 import GRDB
 import Testing

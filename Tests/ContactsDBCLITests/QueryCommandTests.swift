@@ -1,4 +1,5 @@
 import ArgumentParser
+import ContactsDBTestSupport
 import Foundation
 import Testing
 @testable import ContactsDB

@@ -1,4 +1,5 @@
 @testable import ContactsDB
+import ContactsDBTestSupport
 import Foundation
 import GRDB
 import Testing

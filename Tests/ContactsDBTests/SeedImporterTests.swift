@@ -1,3 +1,4 @@
+import ContactsDBTestSupport
 import Foundation
 import Testing
 @testable import ContactsDB

@@ -1,20 +1,8 @@
+import ContactsDBTestSupport
 import Foundation
 import GRDB
 @testable import ContactsDB
 
-/// A directory of its own for one test, removed when the value goes away.
-final class TemporaryDirectory {
-    let url: URL
-
-    init() {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("contactsdb-tests-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
-
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-}
 
 extension ContactStore {
     /// A fresh in-memory store without the bundled seed.

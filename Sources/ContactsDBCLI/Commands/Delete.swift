@@ -8,16 +8,12 @@ extension ContactsDBCommand {
             discussion: "When any id is unknown, nothing is deleted.")
 
         @OptionGroup var database: DatabaseOptions
-        @Argument(help: "The ids of the contacts to delete.") var ids: [String] = []
-
-        func validate() throws {
-            if ids.isEmpty { throw ValidationError("Please give the id of at least one contact to delete.") }
-        }
+        @OptionGroup var contacts: ContactIDs
 
         func run() throws {
             let store = try database.openStore()
-            try store.delete(ids: ids)
-            let count = Set(ids).count
+            try store.delete(ids: contacts.ids)
+            let count = Set(contacts.ids).count
             print("Deleted \(count) contact\(count == 1 ? "" : "s").")
         }
     }

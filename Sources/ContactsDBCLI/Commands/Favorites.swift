@@ -7,22 +7,21 @@ extension ContactsDBCommand {
             abstract: "Make contacts favorites (appended in the order given), or move one with --position.")
 
         @OptionGroup var database: DatabaseOptions
-        @Argument(help: "The contacts' ids.") var ids: [String] = []
+        @OptionGroup var contacts: ContactIDs
         @Option(help: "Move the one contact given to this place among the favorites, counted from 1.")
         var position: Int?
 
         func validate() throws {
-            if ids.isEmpty { throw ValidationError("Please give the id of at least one contact.") }
-            if position != nil && ids.count != 1 { throw ValidationError("Please give exactly one id with --position.") }
+            if position != nil && contacts.ids.count != 1 { throw ValidationError("Please give exactly one id with --position.") }
             if let position, position < 1 { throw ValidationError("Please give --position as 1 or more.") }
         }
 
         func run() throws {
             let store = try database.openStore()
             if let position {
-                try store.moveFavorite(id: ids[0], to: position)
+                try store.moveFavorite(id: contacts.ids[0], to: position)
             } else {
-                try store.favorite(ids: ids)
+                try store.favorite(ids: contacts.ids)
             }
             print("\(try store.favorites().count) favorites.")
         }
@@ -32,15 +31,11 @@ extension ContactsDBCommand {
         static let configuration = CommandConfiguration(abstract: "Remove contacts from the favorites.")
 
         @OptionGroup var database: DatabaseOptions
-        @Argument(help: "The contacts' ids.") var ids: [String] = []
-
-        func validate() throws {
-            if ids.isEmpty { throw ValidationError("Please give the id of at least one contact.") }
-        }
+        @OptionGroup var contacts: ContactIDs
 
         func run() throws {
             let store = try database.openStore()
-            try store.unfavorite(ids: ids)
+            try store.unfavorite(ids: contacts.ids)
             print("\(try store.favorites().count) favorites.")
         }
     }

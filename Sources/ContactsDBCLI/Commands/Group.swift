@@ -44,34 +44,31 @@ extension ContactsDBCommand {
 
         struct Add: ParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Add contacts to a group.")
-            @OptionGroup var database: DatabaseOptions
-            @Argument(help: "The group's name.") var name: String
-            @Argument(help: "The contacts' ids.") var ids: [String] = []
-
-            func validate() throws {
-                if ids.isEmpty { throw ValidationError("Please give the id of at least one contact.") }
-            }
+            @OptionGroup var membership: Membership
 
             func run() throws {
-                try database.openStore().addContacts(ids: ids, toGroup: name)
-                print("Added \(ids.count) contact\(ids.count == 1 ? "" : "s") to \"\(name)\".")
+                try membership.database.openStore().addContacts(ids: membership.contacts.ids, toGroup: membership.name)
+                print("Added \(membership.summary) to \"\(membership.name)\".")
             }
         }
 
         struct Remove: ParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Remove contacts from a group.")
-            @OptionGroup var database: DatabaseOptions
-            @Argument(help: "The group's name.") var name: String
-            @Argument(help: "The contacts' ids.") var ids: [String] = []
-
-            func validate() throws {
-                if ids.isEmpty { throw ValidationError("Please give the id of at least one contact.") }
-            }
+            @OptionGroup var membership: Membership
 
             func run() throws {
-                try database.openStore().removeContacts(ids: ids, fromGroup: name)
-                print("Removed \(ids.count) contact\(ids.count == 1 ? "" : "s") from \"\(name)\".")
+                try membership.database.openStore().removeContacts(ids: membership.contacts.ids, fromGroup: membership.name)
+                print("Removed \(membership.summary) from \"\(membership.name)\".")
             }
+        }
+
+        /// A group and contacts, for `group add` and `group remove`.
+        struct Membership: ParsableArguments {
+            @OptionGroup var database: DatabaseOptions
+            @Argument(help: "The group's name.") var name: String
+            @OptionGroup var contacts: ContactIDs
+
+            var summary: String { "\(contacts.ids.count) contact\(contacts.ids.count == 1 ? "" : "s")" }
         }
 
         struct List: ParsableCommand {
