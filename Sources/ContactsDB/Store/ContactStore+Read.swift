@@ -7,10 +7,34 @@ extension ContactStore {
         try read { db in try ContactReader.contacts(ids: [id], db).first }
     }
 
+    /// The most phones, emails, addresses and messengers any one contact
+    /// has, for writers that give each its own columns.
+    public func maxChildCounts() throws -> ChildCounts {
+        try read { db in
+            func most(_ table: String) throws -> Int {
+                try Int.fetchOne(db, sql: "SELECT coalesce(max(position) + 1, 0) FROM \(table)") ?? 0
+            }
+            return ChildCounts(phones: try most("phone"), emails: try most("email"),
+                               addresses: try most("address"), messengers: try most("messenger"))
+        }
+    }
+
     /// The contacts with these ids, in the order given; unknown ids are
     /// skipped.
     public func contacts(ids: [String]) throws -> [Contact] {
         try read { db in try ContactReader.contacts(ids: ids, db) }
+    }
+}
+
+/// How many children of each kind, e.g. the most any contact has.
+public struct ChildCounts: Hashable, Sendable {
+    public var phones = 0, emails = 0, addresses = 0, messengers = 0
+
+    public init(phones: Int = 0, emails: Int = 0, addresses: Int = 0, messengers: Int = 0) {
+        self.phones = phones
+        self.emails = emails
+        self.addresses = addresses
+        self.messengers = messengers
     }
 }
 

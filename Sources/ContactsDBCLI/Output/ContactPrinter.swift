@@ -72,20 +72,12 @@ enum ContactPrinter {
         }.joined()
     }
 
-    /// RFC 4180: a header row; lists joined with "; ".
+    /// The contacts as CSV, with as many numbered columns as they need.
     static func csv(_ contacts: [Contact]) -> String {
-        var lines = [["id", "displayName", "firstName", "lastName", "company", "age", "sectionKey",
-                      "phones", "emails", "messengers"]]
-        for contact in contacts {
-            lines.append([
-                contact.id, contact.displayName, contact.firstName ?? "", contact.lastName ?? "",
-                contact.company ?? "", contact.age.map(String.init) ?? "", contact.sectionKey,
-                contact.phones.map(\.value).joined(separator: "; "),
-                contact.emails.map(\.value).joined(separator: "; "),
-                contact.messengers.map { "\($0.service):\($0.handle)" }.joined(separator: "; "),
-            ])
-        }
-        return lines.map { $0.map(csvField).joined(separator: ",") + "\r\n" }.joined()
+        let table = CSVTable(maxChildren: ChildCounts(
+            phones: contacts.map(\.phones.count).max() ?? 0, emails: contacts.map(\.emails.count).max() ?? 0,
+            addresses: contacts.map(\.addresses.count).max() ?? 0, messengers: contacts.map(\.messengers.count).max() ?? 0))
+        return table.header + contacts.map(table.row).joined()
     }
 
     static func csvField(_ field: String) -> String {

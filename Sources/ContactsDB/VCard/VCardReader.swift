@@ -1,0 +1,273 @@
+import Foundation
+
+/// Reads vCard 2.1, 3.0 (RFC 2426) and 4.0 (RFC 6350) text into drafts:
+/// unfolds lines, unescapes values, decodes quoted-printable and CHARSET
+/// parameters, and maps N, FN, ORG, TEL, EMAIL, ADR, IMPP, UID and
+/// CATEGORIES (plus this engine's X-CONTACTSDB-AGE and -FAVORITE, so its own
+/// exports round-trip). Everything else is counted, not silently dropped.
+struct VCardReader {
+    /// One card as read, or why it could not be.
+    struct Card {
+        var position: Int
+        var line: Int
+        var result: Result<ContactDraft, ContactsDBError>
+    }
+
+    /// Property names the model does not hold, with how often they appeared.
+    private(set) var unheldProperties: [String: Int] = [:]
+    /// IMPP schemes that are not one of the five services, with counts.
+    private(set) var unknownMessengers: [String: Int] = [:]
+
+    /// True when `data` looks like vCard text rather than JSON.
+    static func isVCard(_ data: Data) -> Bool {
+        let head = String(decoding: data.prefix(64), as: UTF8.self)
+            .trimmingCharacters(in: CharacterSet(charactersIn: "\u{FEFF}").union(.whitespacesAndNewlines))
+        return head.uppercased().hasPrefix("BEGIN:VCARD")
+    }
+
+    /// The cards of one file, in order; `firstPosition` numbers them across files.
+    mutating func cards(in data: Data, source: String, firstPosition: Int = 0) -> [Card] {
+        var cards: [Card] = []
+        var properties: [Property] = []
+        var startLine = 0
+        var inCard = false
+        for (line, property) in Self.contentLines(Self.decode(data)) {
+            switch property.name {
+            case "BEGIN" where property.rawValue.uppercased() == "VCARD":
+                inCard = true
+                properties = []
+                startLine = line
+            case "END" where property.rawValue.uppercased() == "VCARD" && inCard:
+                inCard = false
+                let position = firstPosition + cards.count
+                cards.append(Card(position: position, line: startLine, result: Result {
+                    try draft(from: properties, source: source, position: position, line: startLine)
+                }.mapError { $0 as? ContactsDBError ?? .databaseFailure(reason: "\($0)") }))
+            default:
+                if inCard { properties.append(property) }
+            }
+        }
+        if inCard {
+            let position = firstPosition + cards.count
+            cards.append(Card(position: position, line: startLine, result: .failure(.invalidContact(
+                field: "\(source) card \(position + 1) (line \(startLine))", reason: "the card has no END:VCARD."))))
+        }
+        return cards
+    }
+
+    // MARK: - Content lines
+
+    struct Property {
+        var group: String?
+        var name: String
+        var parameters: [(name: String, values: [String])]
+        var rawValue: String
+
+        func parameter(_ name: String) -> [String] {
+            parameters.filter { $0.name == name }.flatMap(\.values)
+        }
+
+        /// TYPE values, including vCard 2.1's bare ones (`TEL;WORK;VOICE:`).
+        var types: [String] {
+            parameters.filter { $0.name == "TYPE" || $0.values.isEmpty }
+                .flatMap { $0.values.isEmpty ? [$0.name] : $0.values }
+                .flatMap { $0.split(separator: ",").map { $0.lowercased() } }
+        }
+
+        /// The value with quoted-printable and CHARSET decoded.
+        var decodedValue: String {
+            let isQuotedPrintable = parameter("ENCODING").contains { $0.uppercased() == "QUOTED-PRINTABLE" }
+                || parameters.contains { $0.name == "QUOTED-PRINTABLE" }
+            guard isQuotedPrintable else { return rawValue }
+            let bytes = VCardReader.quotedPrintableBytes(rawValue)
+            let charset = parameter("CHARSET").first?.lowercased() ?? "utf-8"
+            return VCardReader.string(bytes, charset: charset)
+        }
+    }
+
+    /// Decodes the file: UTF-8 (with or without BOM), else Windows-1252.
+    static func decode(_ data: Data) -> String {
+        if let text = String(data: data, encoding: .utf8) { return text.replacingOccurrences(of: "\u{FEFF}", with: "") }
+        return String(data: data, encoding: .windowsCP1252) ?? String(decoding: data, as: UTF8.self)
+    }
+
+    /// Unfolded content lines with their first line number (1-based).
+    static func contentLines(_ text: String) -> [(Int, Property)] {
+        var logical: [(Int, String)] = []
+        var lineNumber = 0
+        for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
+            lineNumber += 1
+            let line = String(rawLine)
+            if let first = line.first, first == " " || first == "\t", !logical.isEmpty {
+                logical[logical.count - 1].1 += line.dropFirst()  // RFC folding
+            } else if let last = logical.last?.1, last.hasSuffix("="), last.uppercased().contains("QUOTED-PRINTABLE") {
+                logical[logical.count - 1].1 = String(last.dropLast()) + line  // a 2.1 soft line break
+            } else if !line.isEmpty {
+                logical.append((lineNumber, line))
+            }
+        }
+        return logical.compactMap { number, line in parse(line).map { (number, $0) } }
+    }
+
+    /// `group.NAME;PARAM=a,b;PARAM="c":value`
+    static func parse(_ line: String) -> Property? {
+        var index = line.startIndex
+        var head: [String] = []
+        var current = ""
+        var inQuotes = false
+        while index < line.endIndex {
+            let character = line[index]
+            if character == "\"" {
+                inQuotes.toggle()
+            } else if !inQuotes && (character == ";" || character == ":") {
+                head.append(current)
+                current = ""
+                if character == ":" { break }
+            } else {
+                current.append(character)
+            }
+            index = line.index(after: index)
+        }
+        guard index < line.endIndex, let nameWithGroup = head.first else { return nil }
+        let nameParts = nameWithGroup.split(separator: ".", maxSplits: 1).map(String.init)
+        let parameters = head.dropFirst().map { parameter -> (String, [String]) in
+            let parts = parameter.split(separator: "=", maxSplits: 1).map(String.init)
+            return (parts[0].uppercased(), parts.count > 1 ? [parts[1]] : [])
+        }
+        return Property(
+            group: nameParts.count > 1 ? nameParts[0].lowercased() : nil,
+            name: (nameParts.last ?? "").uppercased(), parameters: parameters,
+            rawValue: String(line[line.index(after: index)...]))
+    }
+
+    // MARK: - Values
+
+    /// Splits at unescaped `separator` (none when nil) and unescapes each part.
+    static func components(_ value: String, separator: Character? = ";") -> [String] {
+        var parts: [String] = [], current = "", escaped = false
+        for character in value {
+            if escaped {
+                switch character {
+                case "n", "N": current.append("\n")
+                default: current.append(character)
+                }
+                escaped = false
+            } else if character == "\\" {
+                escaped = true
+            } else if character == separator {
+                parts.append(current)
+                current = ""
+            } else {
+                current.append(character)
+            }
+        }
+        parts.append(current)
+        return parts
+    }
+
+    static func text(_ value: String) -> String { components(value, separator: nil)[0] }
+
+    static func quotedPrintableBytes(_ text: String) -> [UInt8] {
+        var bytes: [UInt8] = []
+        let utf8 = Array(text.utf8)
+        var index = 0
+        while index < utf8.count {
+            if utf8[index] == UInt8(ascii: "="), index + 2 < utf8.count,
+               let byte = UInt8(String(decoding: utf8[(index + 1)...(index + 2)], as: UTF8.self), radix: 16) {
+                bytes.append(byte)
+                index += 3
+            } else {
+                bytes.append(utf8[index])
+                index += 1
+            }
+        }
+        return bytes
+    }
+
+    static func string(_ bytes: [UInt8], charset: String) -> String {
+        let encodings: [String: String.Encoding] = [
+            "utf-8": .utf8, "iso-8859-1": .isoLatin1, "latin1": .isoLatin1, "windows-1252": .windowsCP1252,
+            "windows-1251": .windowsCP1251, "us-ascii": .ascii,
+        ]
+        return String(data: Data(bytes), encoding: encodings[charset] ?? .utf8) ?? String(decoding: bytes, as: UTF8.self)
+    }
+
+    // MARK: - Cards
+
+    private mutating func draft(from properties: [Property], source: String, position: Int, line: Int) throws -> ContactDraft {
+        var draft = ContactDraft()
+        var formattedName: String?
+        // Apple-style custom labels: `item1.TEL:…` with `item1.X-ABLabel:Cottage`.
+        var labels: [String: String] = [:]
+        for property in properties where property.name == "X-ABLABEL" {
+            if let group = property.group { labels[group] = Self.text(property.decodedValue).trimmingCharacters(in: CharacterSet(charactersIn: "_$!<>")) }
+        }
+        for property in properties {
+            let value = property.decodedValue
+            let label = property.group.flatMap { labels[$0] }
+            switch property.name {
+            case "VERSION", "PRODID", "X-ABLABEL", "REV", "KIND":
+                continue
+            case "N":
+                let parts = Self.components(value)
+                draft.lastName = parts.first.flatMap { $0.isEmpty ? nil : $0 }
+                let given = parts.dropFirst().prefix(2).filter { !$0.isEmpty }.joined(separator: " ")
+                draft.firstName = given.isEmpty ? nil : given
+            case "FN":
+                formattedName = Self.text(value)
+            case "ORG":
+                draft.company = Self.components(value).first.flatMap { $0.isEmpty ? nil : $0 }
+            case "UID":
+                let uid = Self.text(value)
+                draft.id = uid.hasPrefix("urn:uuid:") ? String(uid.dropFirst("urn:uuid:".count)) : uid
+            case "TEL":
+                let number = value.lowercased().hasPrefix("tel:") ? String(value.dropFirst(4)) : Self.text(value)
+                draft.phones.append(Phone(type: label ?? Self.label(property.types, phone: true), value: number))
+            case "EMAIL":
+                draft.emails.append(Email(type: label ?? Self.label(property.types, phone: false), value: Self.text(value)))
+            case "ADR":
+                let parts = Self.components(value) + Array(repeating: "", count: 7)
+                draft.addresses.append(Address(
+                    type: label ?? Self.label(property.types, phone: false), street1: parts[2], street2: parts[1],
+                    city: parts[3], state: parts[4], zipcode: parts[5], country: parts[6]))
+            case "IMPP":
+                let uri = Self.text(value)
+                let scheme = uri.split(separator: ":", maxSplits: 1).first.map { $0.lowercased() } ?? ""
+                let service = property.parameter("X-SERVICE-TYPE").first?.lowercased() ?? scheme
+                if MessengerService(rawValue: service) != nil {
+                    let handle = uri.lowercased().hasPrefix(scheme + ":") ? String(uri.dropFirst(scheme.count + 1)) : uri
+                    draft.messengers.append(Messenger(service: service, handle: handle))
+                } else {
+                    unknownMessengers[service.isEmpty ? "(no scheme)" : service, default: 0] += 1
+                }
+            case "CATEGORIES":
+                draft.groups += Self.components(value, separator: ",").filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+            case "X-CONTACTSDB-AGE":
+                draft.age = Int(value.trimmingCharacters(in: .whitespaces))
+            case "X-CONTACTSDB-FAVORITE":
+                draft.isFavorite = value.trimmingCharacters(in: .whitespaces).uppercased() == "TRUE"
+            default:
+                unheldProperties[property.name, default: 0] += 1
+            }
+        }
+        if draft.firstName == nil, draft.lastName == nil, draft.company == nil, let formattedName, !formattedName.isEmpty {
+            draft.firstName = formattedName
+        }
+        return try ContactValidator.validated(draft, at: "\(source) card \(position + 1) (line \(line))")
+    }
+
+    /// The model's label for vCard TYPE values: cell → mobile, and so on.
+    static func label(_ types: [String], phone: Bool) -> String {
+        for type in types {
+            switch type {
+            case "cell", "mobile", "iphone": return "mobile"
+            case "home": return "home"
+            case "work": return "work"
+            case "main", "main-number": return "main"
+            case "other": return "other"
+            default: continue
+            }
+        }
+        return phone ? "other" : "home"
+    }
+}

@@ -1,0 +1,54 @@
+import ContactsDBTestSupport
+import Foundation
+import Testing
+
+/// `import` and `export` in vCard and CSV, through the binary.
+@Suite struct InterchangeCommandTests {
+    let directory = TemporaryDirectory()
+    let cli = CLIRunner()
+
+    func withoutTimestamps(_ text: String) -> String { ContactsFixture.withoutTimestamps(text) }
+
+    @Test(arguments: ["4.0", "3.0"])
+    func aDirectoryOfCardsRoundTrips(_ version: String) throws {
+        let db = directory.path("source.sqlite")
+        #expect(try cli.run(db: db, ["favorite", "seed-ivan-petrov"]).exitCode == 0)
+        #expect(try cli.run(db: db, ["group", "create", "Family"]).exitCode == 0)
+        #expect(try cli.run(db: db, ["group", "add", "Family", "seed-ivan-petrov", "seed-kim-minji"]).exitCode == 0)
+        let cards = directory.path("cards")
+        #expect(try cli.run(db: db, ["export", "--format", "vcard", "--vcard-version", version, "--directory", cards]).exitCode == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cards).filter { $0.hasSuffix(".vcf") }.count == 10)
+
+        let copy = directory.path("copy.sqlite")
+        #expect(try cli.run(db: copy, ["init", "--no-seed"]).exitCode == 0)
+        let imported = try cli.run(db: copy, ["import", cards])
+        #expect(imported.exitCode == 0 && imported.stdout == "Imported 10 contacts from 10 files.\n", "\(imported.stderr)")
+        #expect(withoutTimestamps(try cli.run(db: copy, ["export"]).stdout) == withoutTimestamps(try cli.run(db: db, ["export"]).stdout))
+    }
+
+    @Test func theFormatIsReadFromTheContentNotTheName() throws {
+        let db = directory.path("content.sqlite")
+        #expect(try cli.run(db: db, ["init", "--no-seed"]).exitCode == 0)
+        let card = directory.write("contacts.txt", "BEGIN:VCARD\r\nVERSION:3.0\r\nN:Doe;Jane;;;\r\nBDAY:1990-01-01\r\nEND:VCARD\r\n")
+        let result = try cli.run(db: db, ["import", card])
+        #expect(result.exitCode == 0)
+        #expect(result.stderr.contains("Not imported, as contacts here do not hold them: BDAY ×1."), "\(result.stderr)")
+        #expect(try cli.run(db: db, ["query", "--name", "jane", "--count"]).stdout == "1\n")
+        let bad = directory.write("bad.vcf", "BEGIN:VCARD\r\nVERSION:3.0\r\nN:Bad;Card;;;\r\nTEL:12\r\nEND:VCARD\r\n")
+        let refused = try cli.run(db: db, ["import", bad])
+        #expect(refused.exitCode == 65 && refused.stderr.hasPrefix("Error: bad.vcf card 1 (line 1).phones[0].value"), "\(refused.stderr)")
+        let skipped = try cli.run(db: db, ["import", bad, "--skip-invalid"])
+        #expect(skipped.exitCode == 0 && skipped.stdout.contains("skipped 1 cards"))
+    }
+
+    @Test func csvHasAHeaderNumberedColumnsAndQuoting() throws {
+        let db = directory.path("csv.sqlite")
+        #expect(try cli.run(db: db, ["add", "--company", "Smith, \"Jones\" & Co.", "--phone", "+1 415 555 0100",
+                                     "--phone", "work:+1 415 555 0101"]).exitCode == 0)
+        let csv = try cli.run(db: db, ["export", "--format", "csv"]).stdout
+        let rows = csv.components(separatedBy: "\r\n").filter { !$0.isEmpty }
+        #expect(rows.count == 12)
+        #expect(rows[0].hasPrefix("id,firstName,lastName,company,age,favorite,groups,displayName,sectionKey,phone1Type,phone1Value,phone1E164,phone2Type"))
+        #expect(csv.contains(#","Smith, ""Jones"" & Co.",,false,,"Smith, ""Jones"" & Co.",S,mobile,+1 415 555 0100,+14155550100,work,+1 415 555 0101,+14155550101,"#))
+    }
+}
