@@ -158,6 +158,58 @@ import Testing
         print("killed import: 6 trials, \(killedMidway) killed midway, \(6 - killedMidway) finished")
     }
 
+    /// Random arguments from the CLI's own vocabulary and hostile values:
+    /// parsing never traps, and every run ends with a SPEC exit code and,
+    /// on failure, one "Error:" line first.
+    @Test func fuzzedArgumentsGetSpecExitCodes() throws {
+        let words = ["query", "show", "add", "update", "delete", "seed", "import", "export", "migrate", "favorite",
+                     "group", "create", "add", "doctor", "--has", "telegram", "--name", "--phone", "--sort",
+                     "last-name:desc", "--limit", "-1", "--offset", "99999999999999999999", "--format", "csv",
+                     "--first-name", "--age", "1000", "--email", "--messenger", "--json", "-", "--count",
+                     "--sections", "--section", "#", "--group", "--position", "0", "seed-acme", "'; DROP TABLE contact; --",
+                     "%_", String(repeating: "я", count: 2000), "\u{202E}", "--", "--db", "/dev/null", "--busy-timeout"]
+        var random = SplitMix64(seed: 77)
+        let db = directory.path("fuzz.sqlite")
+        #expect(try count(db) == 10)
+        let codes: Set<Int32> = [0, 1, 64, 65, 66, 70, 74]
+        var runs = 0
+        for _ in 0..<40 {
+            let arguments = (0..<(1 + random.below(6))).map { _ in words[random.below(words.count)] }
+            let result = try cli.run(["--db", db] + arguments, stdin: "")
+            runs += 1
+            #expect(codes.contains(result.exitCode), "\(arguments) exited \(result.exitCode): \(result.stderr)")
+            if result.exitCode != 0 {
+                #expect(result.stderr.hasPrefix("Error: "), "\(arguments): \(result.stderr.prefix(200))")
+            }
+        }
+        #expect(try cli.run(db: db, ["doctor"]).exitCode == 0)
+        print("fuzzed arguments: \(runs) runs")
+    }
+
+    /// A database its user may read but not write: a write fails with exit
+    /// 74 and one clear sentence, and the file is unchanged.
+    @Test func aReadOnlyDatabaseIsRefusedUnchanged() throws {
+        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else { return }
+        let folder = directory.path("readonly")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        let db = folder + "/contacts.sqlite"
+        #expect(try count(db) == 10)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: db)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: directory.url.path)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: db))
+        var asNobody = CLIRunner()
+        asNobody.binary = URL(fileURLWithPath: "/usr/bin/setpriv")
+        for arguments in [["add", "--first-name", "Nope"], ["delete", "seed-acme"]] {
+            let result = try asNobody.run(["--reuid=65534", "--regid=65534", "--clear-groups", CLIRunner.binary.path,
+                                           "--db", db] + arguments)
+            #expect(result.exitCode == 74, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.hasPrefix("Error: Cannot open the database"), "\(result.stderr)")
+            #expect(result.stderr.split(separator: "\n").count == 1)
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == bytes)
+    }
+
     @Test func theDatabaseAndItsSideFilesAreForTheOwnerOnly() throws {
         let db = directory.path("private.sqlite")
         #expect(try cli.run(db: db, ["add", "--first-name", "Private"]).exitCode == 0)
