@@ -78,6 +78,13 @@ import Testing
         #expect(sparse.contains("SEARCH nameWord USING PRIMARY KEY (word>? AND word<?)"), "\(sparse)")
     }
 
+    /// Appending a favorite reads the favorites' index, not every contact
+    /// (a scan here made imports quadratic in their favorites).
+    @Test func theNextFavoritePositionComesFromTheIndex() throws {
+        let plan = try Self.plan((FavoriteList.nextPositionSQL, []))
+        #expect(plan.contains("USING COVERING INDEX contact_on_favoritePosition") && !plan.contains("SCAN"), "\(plan)")
+    }
+
     /// Phone search finds its few matches through the trigram index, then
     /// orders just those: the one sort in these plans, and a small one.
     @Test func q6AndQ7SearchTheTrigramIndex() throws {

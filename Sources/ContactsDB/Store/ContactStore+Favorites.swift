@@ -59,11 +59,13 @@ struct FavoriteList {
 
     func append(_ pk: Int64) throws {
         guard try position(of: pk) == nil else { return }
-        try db.cachedStatement(sql: """
-            UPDATE contact SET favoritePosition = (SELECT coalesce(max(favoritePosition), 0) + 1 FROM contact)
-            WHERE pk = ?
-            """).execute(arguments: [pk])
+        try db.cachedStatement(sql: "UPDATE contact SET favoritePosition = (\(Self.nextPositionSQL)) WHERE pk = ?")
+            .execute(arguments: [pk])
     }
+
+    /// The WHERE lets max() read the partial index instead of every row.
+    static let nextPositionSQL =
+        "SELECT coalesce(max(favoritePosition), 0) + 1 FROM contact WHERE favoritePosition IS NOT NULL"
 
     func insert(_ pk: Int64, at position: Int) throws {
         let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM contact WHERE favoritePosition IS NOT NULL") ?? 0
