@@ -157,6 +157,7 @@ enum SeedImporter {
             progress?(bytesRead, input.bytes.count)
             input.release?(bytesRead)
         }
+        progress?(input.bytes.count, input.bytes.count)
         return count
     }
 
