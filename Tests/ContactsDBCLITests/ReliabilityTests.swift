@@ -128,6 +128,21 @@ import Testing
         #expect(seen.contains(1500))
     }
 
+    /// Runs the binary and sends it SIGKILL after `microseconds` (unless it
+    /// finished); returns whether it finished successfully first.
+    static func run(_ arguments: [String], killedAfter microseconds: Int) throws -> Bool {
+        let process = Process()
+        process.executableURL = CLIRunner.binary
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        usleep(UInt32(microseconds))
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        return process.terminationReason == .exit && process.terminationStatus == 0
+    }
+
     /// `import` killed with SIGKILL at random moments: the next open finds
     /// the database intact and the import there whole or not at all.
     @Test func aKilledImportLeavesAllOrNothing() throws {
@@ -140,16 +155,7 @@ import Testing
         var random = SplitMix64(seed: 11)
         var expected = 0, killedMidway = 0
         for _ in 0..<6 {
-            let process = Process()
-            process.executableURL = CLIRunner.binary
-            process.arguments = ["--db", db, "import", file]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            usleep(UInt32(50_000 + random.below(1_500_000)))
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            let completed = process.terminationReason == .exit && process.terminationStatus == 0
+            let completed = try Self.run(["--db", db, "import", file], killedAfter: 50_000 + random.below(1_500_000))
             if completed { expected += 3000 } else { killedMidway += 1 }
             #expect(try count(db) == expected, "after a \(completed ? "finished" : "killed") import")
             #expect(try cli.run(db: db, ["doctor"]).exitCode == 0)
@@ -181,15 +187,7 @@ import Testing
         for trial in 0..<8 {
             let db = directory.path("trial\(trial).sqlite")
             try FileManager.default.copyItem(atPath: template, toPath: db)
-            let process = Process()
-            process.executableURL = CLIRunner.binary
-            process.arguments = ["--db", db, "migrate"]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            usleep(UInt32(20_000 + random.below(120_000)))
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            _ = try Self.run(["--db", db, "migrate"], killedAfter: 20_000 + random.below(120_000))
             let status = try ContactStore.migrationStatus(at: db)
             let hasBackup = try FileManager.default.contentsOfDirectory(atPath: directory.url.path)
                 .contains { $0.hasPrefix("trial\(trial).sqlite.before-") }
