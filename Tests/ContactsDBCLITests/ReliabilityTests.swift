@@ -268,7 +268,8 @@ import Testing
         // A connection kept open keeps the -wal and -shm files in place.
         let reader = try DatabaseQueue(path: db)
         try reader.read { db in _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM contact") }
-        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: db + suffix) {
+        for suffix in ["", "-wal", "-shm"] {
+            #expect(FileManager.default.fileExists(atPath: db + suffix), "\(db + suffix) is missing")
             let mode = try FileManager.default.attributesOfItem(atPath: db + suffix)[.posixPermissions] as? Int
             #expect(mode == 0o600, "\(db + suffix) has mode \(String(mode ?? 0, radix: 8))")
         }

@@ -30,36 +30,15 @@ enum ContactJSONWriter {
             json.add("createdAt", Timestamp.string(from: contact.createdAt))
             json.add("updatedAt", Timestamp.string(from: contact.updatedAt))
         }
-        json.addArray("phones", draft.phones) { phone in
-            var item = JSONObjectWriter()
-            item.add("type", phone.type)
-            item.add("value", phone.value)
-            if let e164 = phone.e164 { item.add("e164", e164) }
-            return item
+        json.addObjects("phones", draft.phones) {
+            [("type", $0.type), ("value", $0.value), ("e164", $0.e164)]
         }
-        json.addArray("emails", draft.emails) { email in
-            var item = JSONObjectWriter()
-            item.add("type", email.type)
-            item.add("value", email.value)
-            return item
+        json.addObjects("emails", draft.emails) { [("type", $0.type), ("value", $0.value)] }
+        json.addObjects("addresses", draft.addresses) {
+            [("type", $0.type), ("street1", $0.street1), ("street2", $0.street2), ("city", $0.city),
+             ("state", $0.state), ("zipcode", $0.zipcode), ("country", $0.country)]
         }
-        json.addArray("addresses", draft.addresses) { address in
-            var item = JSONObjectWriter()
-            item.add("type", address.type)
-            item.add("street1", address.street1)
-            item.add("street2", address.street2)
-            item.add("city", address.city)
-            item.add("state", address.state)
-            item.add("zipcode", address.zipcode)
-            item.add("country", address.country)
-            return item
-        }
-        json.addArray("messengers", draft.messengers) { messenger in
-            var item = JSONObjectWriter()
-            item.add("service", messenger.service)
-            item.add("handle", messenger.handle)
-            return item
-        }
+        json.addObjects("messengers", draft.messengers) { [("service", $0.service), ("handle", $0.handle)] }
         return json.text
     }
 }
@@ -82,8 +61,15 @@ struct JSONObjectWriter {
         members.append("\(JSONText.quote(key)): \(value)")
     }
 
-    mutating func addArray<T>(_ key: String, _ items: [T], _ write: (T) -> JSONObjectWriter) {
-        members.append("\(JSONText.quote(key)): [" + items.map { write($0).text }.joined(separator: ", ") + "]")
+    /// An array of objects of string fields; a nil field is left out
+    /// (a phone without an E.164 form has no `e164` key).
+    mutating func addObjects<T>(_ key: String, _ items: [T], _ fields: (T) -> [(String, String?)]) {
+        let objects = items.map { item in
+            var object = JSONObjectWriter()
+            for case let (name, value?) in fields(item) { object.add(name, value) }
+            return object.text
+        }
+        members.append("\(JSONText.quote(key)): [" + objects.joined(separator: ", ") + "]")
     }
 
     mutating func add(_ key: String, _ strings: [String]) {

@@ -90,17 +90,6 @@ enum ContactReader {
         return stored.map(\.pk)
     }
 
-    /// The ids among `ids` that name no contact, in the order given.
-    static func missingIDs(_ ids: [String], _ db: Database) throws -> [String] {
-        var found: Set<String> = []
-        for chunk in ids.chunked(into: 500) {
-            let sql = "SELECT id FROM contact WHERE id IN (\(placeholders(chunk.count)))"
-            found.formUnion(try String.fetchAll(db.cachedStatement(sql: sql), arguments: StatementArguments(chunk)))
-        }
-        var seen: Set<String> = []
-        return ids.filter { !found.contains($0) && seen.insert($0).inserted }
-    }
-
     /// The contacts with their children, one statement per child table.
     static func withChildren(_ stored: [(pk: Int64, contact: Contact)], _ db: Database) throws -> [Contact] {
         var result = stored.map(\.contact)

@@ -67,10 +67,8 @@ extension ContactStore {
     /// id is unknown, nothing is deleted.
     public func delete(ids: [String]) throws {
         try write { db in
-            let missing = try ContactReader.missingIDs(ids, db)
-            guard missing.isEmpty else { throw ContactsDBError.contactsNotFound(ids: missing) }
-            let statement = try db.cachedStatement(sql: "DELETE FROM contact WHERE id = ?")
-            for id in Set(ids) { try statement.execute(arguments: [id]) }
+            let statement = try db.cachedStatement(sql: "DELETE FROM contact WHERE pk = ?")
+            for pk in Set(try ContactReader.pks(ids: ids, db)) { try statement.execute(arguments: [pk]) }
         }
     }
 }

@@ -23,7 +23,7 @@ extension ContactsDBCommand {
             } else {
                 try store.favorite(ids: contacts.ids)
             }
-            print("\(try store.favorites().count) favorites.")
+            try Favorites.printCount(store)
         }
     }
 
@@ -36,7 +36,7 @@ extension ContactsDBCommand {
         func run() throws {
             let store = try database.openStore()
             try store.unfavorite(ids: contacts.ids)
-            print("\(try store.favorites().count) favorites.")
+            try Favorites.printCount(store)
         }
     }
 
@@ -45,6 +45,12 @@ extension ContactsDBCommand {
 
         @OptionGroup var database: DatabaseOptions
         @OptionGroup var output: OutputOptions
+
+        /// "3 favorites.", counted from the index rather than by loading them.
+        static func printCount(_ store: ContactStore) throws {
+            let count = try store.count(matching: ContactQuery().filter(.favorite))
+            print("\(count) favorite\(count == 1 ? "" : "s").")
+        }
 
         func run() throws {
             let favorites = try database.openStore().favorites()
