@@ -147,16 +147,22 @@ enum SeedImporter {
         return .imported(record)
     }
 
-    static func insertAll(_ input: ContactsInput, progress: ImportProgress?, _ db: Database) throws -> Int {
+    static func insertAll(
+        _ input: ContactsInput, progress: ImportProgress?,
+        deferringIndexesAfter minimum: Int = DeferredIndexes.minimumContacts, _ db: Database
+    ) throws -> Int {
         let now = Timestamp.string(from: Date())
         let writer = try ContactWriter(db)
+        var indexes = try DeferredIndexes(db, minimumContacts: minimum)
         var count = 0
         try ContactJSON.forEachContact(in: input.bytes, source: input.source) { path, bytesRead, contact in
             _ = try writer.insert(try ContactValidator.validated(contact.draft, at: path), at: path, now: now)
             count += 1
+            try indexes.didInsert(count, db)
             progress?(bytesRead, input.bytes.count)
             input.release?(bytesRead)
         }
+        try indexes.finish(db)
         progress?(input.bytes.count, input.bytes.count)
         return count
     }

@@ -1,0 +1,60 @@
+import GRDB
+
+/// Lets a large import write its rows first and build what is derived from
+/// them afterwards: the secondary indexes of `contact` and `nameWord`, the
+/// phone search and the kept counts. One sort per index is far cheaper than
+/// keeping eight indexes in step row by row, whose random inserts outgrow
+/// the page cache; and the insert triggers cost more than the rows they
+/// follow (FTS5 writes a segment for each statement a trigger runs in).
+///
+/// The work is deferred once the import has written as many contacts as
+/// the table held before it, and at least ``minimumContacts``, so that a
+/// small import into a large database keeps indexes it would otherwise
+/// rebuild whole. Everything dropped is recreated from its own stored SQL
+/// in the same transaction: a failed import rolls the drop back with the
+/// rest, and the schema after an import is the schema before it. The
+/// favorites' index stays, as an import reads it to append each favorite.
+struct DeferredIndexes {
+    static let minimumContacts = 5_000
+
+    private static let triggers = ["contact_counts_insert", "phone_digits_insert"]
+    private let threshold: Int
+    private var dropped: [String] = []
+    /// The last contact written while the triggers still ran.
+    private var lastIndexedPk: Int64 = 0
+
+    init(_ db: Database, minimumContacts: Int = Self.minimumContacts) throws {
+        let stored = try Int.fetchOne(db, sql: "SELECT coalesce(sum(count), 0) FROM attributeCount") ?? 0
+        threshold = max(minimumContacts, stored)
+    }
+
+    /// Drops the indexes and triggers when `inserted` reaches the threshold.
+    mutating func didInsert(_ inserted: Int, _ db: Database) throws {
+        guard inserted == threshold else { return }
+        let objects = try Row.fetchAll(db, sql: """
+            SELECT type, name, sql FROM sqlite_master
+            WHERE (type = 'index' AND tbl_name IN ('contact', 'nameWord') AND sql IS NOT NULL
+                   AND name <> 'contact_on_favoritePosition')
+               OR (type = 'trigger' AND name IN (?, ?))
+            ORDER BY type, name
+            """, arguments: StatementArguments(Self.triggers))
+        for object in objects {
+            let type: String = object["type"], name: String = object["name"]
+            try db.execute(sql: "DROP \(type.uppercased()) \(name.quotedDatabaseIdentifier)")
+        }
+        dropped = objects.map { $0["sql"] }
+        lastIndexedPk = try Int64.fetchOne(db, sql: "SELECT max(pk) FROM contact") ?? 0
+    }
+
+    /// Builds what was dropped, and what its triggers would have written.
+    func finish(_ db: Database) throws {
+        guard !dropped.isEmpty else { return }
+        for sql in dropped { try db.execute(sql: sql) }
+        // As `phone_digits_insert` writes them.
+        try db.execute(sql: """
+            INSERT INTO phoneDigits (rowid, digits)
+                SELECT contactPk * 128 + position, ltrim(normalized, '+') FROM phone WHERE contactPk > ?
+            """, arguments: [lastIndexedPk])
+        try Reindexer.rebuildCounts(db)
+    }
+}

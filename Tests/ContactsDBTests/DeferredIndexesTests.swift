@@ -1,0 +1,74 @@
+import Foundation
+import GRDB
+import Testing
+@testable import ContactsDB
+
+/// A large import builds its indexes, phone search and counts after its
+/// rows; a store filled that way must answer as one written row by row.
+@Suite struct DeferredIndexesTests {
+    static let drafts = SyntheticContacts(count: 300, seed: 11).enumerated().map { index, draft in
+        var draft = draft
+        draft.id = "c\(index)"
+        return draft
+    }
+
+    /// 60 contacts added one by one, then the other 240 imported, with the
+    /// indexes deferred after `minimum` of them (or the 60 stored, if more).
+    func store(deferringAfter minimum: Int) throws -> ContactStore {
+        let store = try ContactStore.makeEmpty()
+        try store.add(Array(Self.drafts.prefix(60)))
+        try store.importAll(Array(Self.drafts.dropFirst(60)), deferringAfter: minimum)
+        return store
+    }
+
+    @Test func aDeferredImportAnswersAsARowByRowOne() throws {
+        let deferred = try store(deferringAfter: 50), rowByRow = try store(deferringAfter: .max)
+        #expect(try deferred.schema() == rowByRow.schema())
+        #expect(try deferred.diagnose().allSatisfy(\.isHealthy))
+        // Added, imported before the indexes were dropped, and after.
+        let phones = [0..<60, 60..<120, 120..<300].compactMap { range in
+            Self.drafts[range].last { !$0.phones.isEmpty }?.phones[0].value
+        }
+        #expect(phones.count == 3)
+        var queries = [ContactQuery(), ContactQuery().filter(.namePrefix("an")), ContactQuery().sorted(by: .lastName, descending: true)]
+        queries += phones.map { ContactQuery().filter(.phone($0)) }
+        queries += [ContactQuery().filter(.phone("123")), ContactQuery().filter(.has([.phone, .telegram]))]
+        for query in queries {
+            let ids = try deferred.ids(matching: query)
+            #expect(!ids.isEmpty)
+            #expect(ids == (try rowByRow.ids(matching: query)))
+            #expect(try deferred.count(matching: query) == ids.count)
+            #expect(try deferred.sections(matching: query) == (try rowByRow.sections(matching: query)))
+        }
+        #expect(try deferred.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM phoneDigits") }
+            == (try rowByRow.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM phoneDigits") }))
+    }
+
+    @Test func aFailedDeferredImportLeavesSchemaAndRowsAsTheyWere() throws {
+        let store = try ContactStore.makeEmpty()
+        try store.add(Array(Self.drafts.prefix(20)))
+        let schema = try store.schema(), counts = try store.tableCounts()
+        var drafts = Array(Self.drafts.dropFirst(20))
+        drafts[200].phones = [Phone(value: "12")]
+        #expect(invalidField { try store.importAll(drafts, deferringAfter: 10) } == "contacts[200].phones[0].value")
+        #expect(try store.schema() == schema)
+        #expect(try store.tableCounts() == counts)
+        #expect(try store.diagnose().allSatisfy(\.isHealthy))
+    }
+}
+
+extension ContactStore {
+    func importAll(_ drafts: [ContactDraft], deferringAfter minimum: Int) throws {
+        let json = Data(("[" + drafts.map(\.jsonText).joined(separator: ",") + "]").utf8)
+        try json.withUnsafeBytes { raw in
+            let input = ContactsInput(bytes: raw.bindMemory(to: UInt8.self), source: "big.json", release: nil)
+            _ = try write { db in try SeedImporter.insertAll(input, progress: nil, deferringIndexesAfter: minimum, db) }
+        }
+    }
+
+    func schema() throws -> [Row] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name")
+        }
+    }
+}
