@@ -102,6 +102,35 @@ import Testing
         #expect(try store.tableCounts() == counts)
     }
 
+    /// Files long enough that the reading thread runs batches ahead of the
+    /// writing one: the first failure in file order still wins, whichever
+    /// thread meets it, and nothing is written.
+    @Test func aLargeImportFailsAtItsFirstBadRecordWhicheverThreadFindsIt() throws {
+        let drafts = SyntheticContacts(count: 3000, seed: 9).enumerated().map { index, draft in
+            var draft = draft
+            draft.id = "c\(index)"
+            return draft
+        }
+        func importing(_ drafts: [ContactDraft]) -> ContactsDBError? {
+            let json = "[" + drafts.map(\.jsonText).joined(separator: ",") + "]"
+            return captureError { try store.importContacts(Data(json.utf8), source: "big.json") }
+        }
+        let counts = try store.tableCounts()
+        var duplicate = drafts, late = drafts, both = drafts
+        duplicate[10].id = "c5"
+        late[2900].age = 1000
+        both[2500].id = "c5"
+        both[2900].age = 1000
+        #expect(importing(duplicate) == .duplicateContactID(field: "contacts[10].id", id: "c5"))
+        guard case let .invalidContact(field, _)? = importing(late) else {
+            Issue.record("the late invalid record was not reported")
+            return
+        }
+        #expect(field == "contacts[2900].age")
+        #expect(importing(both) == .duplicateContactID(field: "contacts[2500].id", id: "c5"))
+        #expect(try store.tableCounts() == counts)
+    }
+
     @Test func derivedFieldsAreAcceptedAndIgnored() throws {
         let json = #"[{"firstName": "Ann", "displayName": "WRONG", "sortName": "ZZZ", "sectionKey": "Q", "sortIndex": 99, "createdAt": "x", "updatedAt": "y", "phones": [{"value": "+7 912 345 67 89", "e164": "+1"}]}]"#
         try store.importContacts(Data(json.utf8), source: "x.json")

@@ -14,6 +14,11 @@ struct DerivedFields: Sendable {
     var attributes: ContactAttributes
     /// The distinct folded words of the names, for the name-prefix filter.
     var nameWords: [Data]
+    /// Per phone, its lookup form (E.164, or the digits).
+    var phonesNormalized: [String]
+    /// Per email, its folded value; per address, its folded city and country.
+    var emailsFolded: [String]
+    var addressesFolded: [(city: String, country: String)]
 
     init(_ draft: ContactDraft) {
         let first = draft.firstName ?? "", last = draft.lastName ?? ""
@@ -41,6 +46,9 @@ struct DerivedFields: Sendable {
             if !words.contains(key) { words.append(key) }
         }
         nameWords = words
+        phonesNormalized = draft.phones.map { PhoneNumber($0.value).normalized }
+        emailsFolded = draft.emails.map { Collation.fold($0.value) }
+        addressesFolded = draft.addresses.map { (Collation.fold($0.city), Collation.fold($0.country)) }
     }
 
     /// Names written in Hangul, Han or kana put the family name first with

@@ -102,7 +102,10 @@ extension ContactStore {
 
 /// The bytes of a contacts file being imported, and how to hand back the
 /// pages already read (for memory-mapped files).
-struct ContactsInput {
+///
+/// A reading thread uses it while the writing thread waits on that thread,
+/// never both at once.
+struct ContactsInput: @unchecked Sendable {
     var bytes: UnsafeBufferPointer<UInt8>
     var source: String
     var release: ((Int) -> Void)?
@@ -155,12 +158,11 @@ enum SeedImporter {
         let writer = try ContactWriter(db)
         var indexes = try DeferredIndexes(db, minimumContacts: minimum)
         var count = 0
-        try ContactJSON.forEachContact(in: input.bytes, source: input.source) { path, bytesRead, contact in
-            _ = try writer.insert(try ContactValidator.validated(contact.draft, at: path), at: path, now: now)
+        try ImportPipeline.run(input) { contact in
+            _ = try writer.insert(contact.draft, contact.derived, at: contact.path, now: now)
             count += 1
             try indexes.didInsert(count, db)
-            progress?(bytesRead, input.bytes.count)
-            input.release?(bytesRead)
+            progress?(contact.bytesRead, input.bytes.count)
         }
         try indexes.finish(db)
         progress?(input.bytes.count, input.bytes.count)

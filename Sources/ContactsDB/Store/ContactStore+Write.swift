@@ -115,8 +115,12 @@ final class ContactWriter {
 
     /// Inserts a validated draft; returns its id.
     func insert(_ draft: ContactDraft, at path: String, now: String) throws -> String {
+        try insert(draft, DerivedFields(draft), at: path, now: now)
+    }
+
+    /// Inserts a validated draft whose fields were derived beforehand.
+    func insert(_ draft: ContactDraft, _ derived: DerivedFields, at path: String, now: String) throws -> String {
         let id = draft.id ?? UUID().uuidString.lowercased()
-        let derived = DerivedFields(draft)
         do {
             try insertContact.execute(contactValues(draft, derived, createdAt: now, updatedAt: now) + [.text(id)])
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
@@ -155,18 +159,17 @@ final class ContactWriter {
     private func writeChildren(pk: Int64, _ draft: ContactDraft, _ derived: DerivedFields) throws {
         let contact = SQLiteStatement.Value.int(Int(pk))
         for key in derived.nameWords { try insertWord.execute(.blob(key), contact) }
-        for (position, phone) in draft.phones.enumerated() {
-            let normalized = PhoneNumber(phone.value).normalized
+        for (position, (phone, normalized)) in zip(draft.phones, derived.phonesNormalized).enumerated() {
             try insertPhone.execute(contact, .int(position), .text(phone.type), .text(phone.value), .text(normalized))
         }
-        for (position, email) in draft.emails.enumerated() {
-            try insertEmail.execute(contact, .int(position), .text(email.type), .text(email.value), .text(Collation.fold(email.value)))
+        for (position, (email, folded)) in zip(draft.emails, derived.emailsFolded).enumerated() {
+            try insertEmail.execute(contact, .int(position), .text(email.type), .text(email.value), .text(folded))
         }
-        for (position, address) in draft.addresses.enumerated() {
+        for (position, (address, folded)) in zip(draft.addresses, derived.addressesFolded).enumerated() {
             try insertAddress.execute(
                 contact, .int(position), .text(address.type), .text(address.street1), .text(address.street2),
                 .text(address.city), .text(address.state), .text(address.zipcode), .text(address.country),
-                .text(Collation.fold(address.city)), .text(Collation.fold(address.country)))
+                .text(folded.city), .text(folded.country))
         }
         for (position, messenger) in draft.messengers.enumerated() {
             try insertMessenger.execute(contact, .int(position), .text(messenger.service), .text(messenger.handle))
