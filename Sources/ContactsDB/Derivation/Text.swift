@@ -25,6 +25,14 @@ enum Text {
         return previous != 0x20 || text.isEmpty
     }
 
+    /// Trims the ends as `trimmingCharacters(in:)` does, without its cost
+    /// for a text whose ends are not white space (`set` is white space).
+    static func trimmed(_ text: String, in set: CharacterSet = .whitespacesAndNewlines) -> String {
+        guard let first = text.unicodeScalars.first, let last = text.unicodeScalars.last,
+              first.properties.isWhitespace || last.properties.isWhitespace else { return text }
+        return text.trimmingCharacters(in: set)
+    }
+
     /// `tidy`, with an empty result read as absent.
     static func tidyOrNil(_ text: String?) -> String? {
         guard let text else { return nil }

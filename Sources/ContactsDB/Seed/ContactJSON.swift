@@ -129,38 +129,39 @@ public struct ContactJSON: Sendable {
         guard reader.peekKind() == .object else { throw invalid(path, "expected a contact object here.") }
         var contact = ContactJSON()
         try reader.readObject { reader, key in
-            let field = JSONPath.join(path, key)
+            // Built only when an error names it.
+            func field() -> String { JSONPath.join(path, key) }
             switch key {
-            case "id": contact.changes.append(.id(try optionalString(&reader, field)))
-            case "firstName": contact.changes.append(.firstName(try optionalString(&reader, field)))
-            case "lastName": contact.changes.append(.lastName(try optionalString(&reader, field)))
-            case "company": contact.changes.append(.company(try optionalString(&reader, field)))
-            case "age": contact.changes.append(.age(try optionalAge(&reader, field)))
+            case "id": contact.changes.append(.id(try optionalString(&reader, field())))
+            case "firstName": contact.changes.append(.firstName(try optionalString(&reader, field())))
+            case "lastName": contact.changes.append(.lastName(try optionalString(&reader, field())))
+            case "company": contact.changes.append(.company(try optionalString(&reader, field())))
+            case "age": contact.changes.append(.age(try optionalAge(&reader, field())))
             case "phones":
-                contact.changes.append(.phones(try list(&reader, field) { reader, path in
+                contact.changes.append(.phones(try list(&reader, field()) { reader, path in
                     var phone = Phone(type: "", value: "")
-                    try object(&reader, path, ["type": \.type, "value": \.value], required: ["value"], ignoring: "e164", into: &phone)
+                    try object(&reader, path(), ["type": \.type, "value": \.value], required: ["value"], ignoring: "e164", into: &phone)
                     return phone
                 }))
             case "emails":
-                contact.changes.append(.emails(try list(&reader, field) { reader, path in
+                contact.changes.append(.emails(try list(&reader, field()) { reader, path in
                     var email = Email(type: "", value: "")
-                    try object(&reader, path, ["type": \.type, "value": \.value], required: ["value"], into: &email)
+                    try object(&reader, path(), ["type": \.type, "value": \.value], required: ["value"], into: &email)
                     return email
                 }))
             case "addresses":
-                contact.changes.append(.addresses(try list(&reader, field) { reader, path in
+                contact.changes.append(.addresses(try list(&reader, field()) { reader, path in
                     var address = Address(type: "")
-                    try object(&reader, path, [
+                    try object(&reader, path(), [
                         "type": \.type, "street1": \.street1, "street2": \.street2, "city": \.city,
                         "state": \.state, "zipcode": \.zipcode, "country": \.country,
                     ], required: [], into: &address)
                     return address
                 }))
             case "messengers":
-                contact.changes.append(.messengers(try list(&reader, field) { reader, path in
+                contact.changes.append(.messengers(try list(&reader, field()) { reader, path in
                     var messenger = Messenger(service: "", handle: "")
-                    try object(&reader, path, ["service": \.service, "handle": \.handle],
+                    try object(&reader, path(), ["service": \.service, "handle": \.handle],
                                required: ["service", "handle"], into: &messenger)
                     return messenger
                 }))
@@ -168,18 +169,18 @@ public struct ContactJSON: Sendable {
                 if try reader.readNull() {
                     contact.changes.append(.favorite(false))
                 } else {
-                    guard reader.peekKind() == .bool else { throw invalid(field, "expected true or false here.") }
+                    guard reader.peekKind() == .bool else { throw invalid(field(), "expected true or false here.") }
                     contact.changes.append(.favorite(try reader.readBool()))
                 }
             case "groups":
-                contact.changes.append(.groups(try list(&reader, field) { reader, path in
-                    guard reader.peekKind() == .string else { throw invalid(path, "expected a group name here.") }
+                contact.changes.append(.groups(try list(&reader, field()) { reader, path in
+                    guard reader.peekKind() == .string else { throw invalid(path(), "expected a group name here.") }
                     return try reader.readString()
                 }))
             case _ where derivedKeys.contains(key):
                 try reader.skipValue()
             default:
-                throw invalid(field, "unknown key; the keys of a contact are \(keys.joined(separator: ", ")).")
+                throw invalid(field(), "unknown key; the keys of a contact are \(keys.joined(separator: ", ")).")
             }
         }
         return contact
@@ -197,32 +198,35 @@ public struct ContactJSON: Sendable {
         return first == "contacts"
     }
 
-    private static func optionalString(_ reader: inout JSONReader, _ field: String) throws -> String? {
+    private static func optionalString(_ reader: inout JSONReader, _ field: @autoclosure () -> String) throws -> String? {
         if try reader.readNull() { return nil }
-        guard reader.peekKind() == .string else { throw invalid(field, "expected a string or null here.") }
+        guard reader.peekKind() == .string else { throw invalid(field(), "expected a string or null here.") }
         return try reader.readString()
     }
 
     /// JSON numbers may be written 34, 34.0 or 3.4e1; only whole ones fit.
-    private static func optionalAge(_ reader: inout JSONReader, _ field: String) throws -> Int? {
+    private static func optionalAge(_ reader: inout JSONReader, _ field: @autoclosure () -> String) throws -> Int? {
         if try reader.readNull() { return nil }
-        guard reader.peekKind() == .number else { throw invalid(field, "expected a whole number here.") }
+        guard reader.peekKind() == .number else { throw invalid(field(), "expected a whole number here.") }
         let text = try reader.readNumber()
         if let age = Int(text) { return age }
         guard let number = Double(text), let age = Int(exactly: number) else {
-            throw invalid(field, "\(text) is not a whole number from 0 to 999.")
+            throw invalid(field(), "\(text) is not a whole number from 0 to 999.")
         }
         return age
     }
 
     private static func list<T>(
-        _ reader: inout JSONReader, _ field: String, _ element: (inout JSONReader, String) throws -> T
+        _ reader: inout JSONReader, _ field: @autoclosure () -> String,
+        _ element: (inout JSONReader, _ path: () -> String) throws -> T
     ) throws -> [T] {
         if try reader.readNull() { return [] }
-        guard reader.peekKind() == .array else { throw invalid(field, "expected an array here.") }
+        guard reader.peekKind() == .array else { throw invalid(field(), "expected an array here.") }
         var items: [T] = []
-        try reader.readArray { reader, index in
-            items.append(try element(&reader, "\(field)[\(index)]"))
+        try withoutActuallyEscaping(field) { field in
+            try reader.readArray { reader, index in
+                items.append(try element(&reader, { "\(field())[\(index)]" }))
+            }
         }
         return items
     }
@@ -230,22 +234,23 @@ public struct ContactJSON: Sendable {
     /// Reads an object of string fields into `value` through `fields`;
     /// other keys (but `ignoring`) are refused, `null` reads as "".
     private static func object<T>(
-        _ reader: inout JSONReader, _ path: String, _ fields: KeyValuePairs<String, WritableKeyPath<T, String>>,
+        _ reader: inout JSONReader, _ path: @autoclosure () -> String,
+        _ fields: KeyValuePairs<String, WritableKeyPath<T, String>>,
         required: [String], ignoring: String? = nil, into value: inout T
     ) throws {
-        guard reader.peekKind() == .object else { throw invalid(path, "expected an object here.") }
+        guard reader.peekKind() == .object else { throw invalid(path(), "expected an object here.") }
         var missing = required
         try reader.readObject { reader, key in
             if let keyPath = fields.first(where: { $0.key == key })?.value {
-                value[keyPath: keyPath] = try optionalString(&reader, "\(path).\(key)") ?? ""
+                value[keyPath: keyPath] = try optionalString(&reader, "\(path()).\(key)") ?? ""
                 missing.removeAll { $0 == key }
             } else if key == ignoring {
                 try reader.skipValue()
             } else {
-                throw invalid("\(path).\(key)", "unknown key; the keys here are \(fields.map(\.key).joined(separator: ", ")).")
+                throw invalid("\(path()).\(key)", "unknown key; the keys here are \(fields.map(\.key).joined(separator: ", ")).")
             }
         }
-        if let key = missing.first { throw invalid("\(path).\(key)", "this key is required.") }
+        if let key = missing.first { throw invalid("\(path()).\(key)", "this key is required.") }
     }
 
     private static func invalid(_ field: String, _ reason: String) -> ContactsDBError {

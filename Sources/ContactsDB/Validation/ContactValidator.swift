@@ -12,12 +12,13 @@ enum ContactValidator {
     static let maxChildren = 100
 
     /// - parameter path: the JSON path of the contact (`contacts[3]`), or ""
-    ///   for a contact given on its own.
+    ///   for a contact given on its own. Field paths below it are
+    ///   autoclosures, built only when an error names one.
     static func validated(_ draft: ContactDraft, at path: String = "") throws -> ContactDraft {
         func field(_ name: String) -> String { path.isEmpty ? name : "\(path).\(name)" }
         var result = draft
         if let id = draft.id {
-            let tidied = id.trimmingCharacters(in: .whitespaces)
+            let tidied = Text.trimmed(id, in: .whitespaces)
             try require(!tidied.isEmpty, field("id"), "an id cannot be empty; leave it out to get a new one.")
             try checkText(tidied, field("id"))
             result.id = tidied
@@ -58,50 +59,55 @@ enum ContactValidator {
 
     // MARK: - Children
 
-    private static func validated(_ phone: Phone, at path: String) throws -> Phone {
+    private static func validated(_ phone: Phone, at path: @autoclosure () -> String) throws -> Phone {
         let value = Text.tidy(phone.value)
-        try checkText(value, "\(path).value")
-        for (offset, scalar) in value.unicodeScalars.enumerated() {
-            let allowed = ("0"..."9").contains(scalar) || " -.()".unicodeScalars.contains(scalar)
-                || (scalar == "+" && offset == 0)
-            try require(allowed, "\(path).value",
+        try checkText(value, "\(path()).value")
+        func isAllowed(_ byte: UInt8, at offset: Int) -> Bool {
+            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || " -.()".utf8.contains(byte)
+                || (byte == UInt8(ascii: "+") && offset == 0)
+        }
+        if !value.utf8.enumerated().allSatisfy({ isAllowed($1, at: $0) }) {
+            // ASCII scalars are single bytes, so offsets agree up to the first other one.
+            let scalar = value.unicodeScalars.enumerated()
+                .first { !$1.isASCII || !isAllowed(UInt8($1.value), at: $0) }!.element
+            try require(false, "\(path()).value",
                 "\(quoted(value)) contains \(quoted(String(scalar))); a phone holds digits, an optional leading \"+\", and only spaces, dashes, dots and parentheses besides.")
         }
         let digitCount = value.utf8.count { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
-        try require((9...15).contains(digitCount), "\(path).value",
+        try require((9...15).contains(digitCount), "\(path()).value",
             "\(quoted(value)) has \(digitCount) digits; a phone needs 9 to 15.")
-        return Phone(type: try label(phone.type, default: .mobile, at: "\(path).type"), value: value)
+        return Phone(type: try label(phone.type, default: .mobile, at: "\(path()).type"), value: value)
     }
 
-    private static func validated(_ email: Email, at path: String) throws -> Email {
-        let value = email.value.trimmingCharacters(in: .whitespacesAndNewlines)
-        try checkText(value, "\(path).value")
-        try require(isEmailAddress(value), "\(path).value",
+    private static func validated(_ email: Email, at path: @autoclosure () -> String) throws -> Email {
+        let value = Text.trimmed(email.value)
+        try checkText(value, "\(path()).value")
+        try require(isEmailAddress(value), "\(path()).value",
             "\(quoted(value)) is not an email address; it needs one \"@\" between a non-empty local part and a dotted domain, and no spaces.")
-        return Email(type: try label(email.type, default: .home, at: "\(path).type"), value: value)
+        return Email(type: try label(email.type, default: .home, at: "\(path()).type"), value: value)
     }
 
-    private static func validated(_ address: Address, at path: String) throws -> Address {
+    private static func validated(_ address: Address, at path: @autoclosure () -> String) throws -> Address {
         var result = address
         for (name, keyPath) in [("street1", \Address.street1), ("street2", \.street2), ("city", \.city),
                                 ("state", \.state), ("zipcode", \.zipcode), ("country", \.country)] {
             result[keyPath: keyPath] = Text.tidy(address[keyPath: keyPath])
-            try checkText(result[keyPath: keyPath], "\(path).\(name)")
+            try checkText(result[keyPath: keyPath], "\(path()).\(name)")
         }
         let isEmpty = [result.street1, result.street2, result.city, result.state, result.zipcode, result.country]
             .allSatisfy(\.isEmpty)
-        try require(!isEmpty, path, "an address needs at least one of street1, street2, city, state, zipcode or country.")
-        result.type = try label(address.type, default: .home, at: "\(path).type")
+        try require(!isEmpty, path(), "an address needs at least one of street1, street2, city, state, zipcode or country.")
+        result.type = try label(address.type, default: .home, at: "\(path()).type")
         return result
     }
 
-    private static func validated(_ messenger: Messenger, at path: String) throws -> Messenger {
-        let service = messenger.service.trimmingCharacters(in: .whitespaces).lowercased()
-        try require(MessengerService(rawValue: service) != nil, "\(path).service",
+    private static func validated(_ messenger: Messenger, at path: @autoclosure () -> String) throws -> Messenger {
+        let service = Text.trimmed(messenger.service, in: .whitespaces).lowercased()
+        try require(MessengerService(rawValue: service) != nil, "\(path()).service",
             "\(quoted(messenger.service)) is not a messenger service; use one of \(MessengerService.allCases.map(\.rawValue).joined(separator: ", ")).")
         let handle = Text.tidy(messenger.handle)
-        try require(!handle.isEmpty, "\(path).handle", "a \(service) handle cannot be empty.")
-        try checkText(handle, "\(path).handle")
+        try require(!handle.isEmpty, "\(path()).handle", "a \(service) handle cannot be empty.")
+        try checkText(handle, "\(path()).handle")
         return Messenger(service: service, handle: handle)
     }
 
@@ -109,12 +115,12 @@ enum ContactValidator {
     static let maxGroupNameLength = 100
 
     /// A group name, tidied: non-empty, at most 100 characters.
-    static func groupName(_ name: String, at field: String) throws -> String {
+    static func groupName(_ name: String, at field: @autoclosure () -> String) throws -> String {
         let tidied = Text.tidy(name)
-        try require(!tidied.isEmpty, field, "a group name cannot be empty.")
-        try require(tidied.count <= maxGroupNameLength, field,
+        try require(!tidied.isEmpty, field(), "a group name cannot be empty.")
+        try require(tidied.count <= maxGroupNameLength, field(),
             "the name is \(tidied.count) characters long; a group name holds at most \(maxGroupNameLength).")
-        try checkText(tidied, field)
+        try checkText(tidied, field())
         return tidied
     }
 
@@ -143,34 +149,43 @@ enum ContactValidator {
         return atCount == 1 && labels >= 1 && labelLength > 0
     }
 
-    private static func name(_ name: String?, _ field: String) throws -> String? {
+    private static func name(_ name: String?, _ field: @autoclosure () -> String) throws -> String? {
         let tidied = Text.tidyOrNil(name)
-        if let tidied { try checkText(tidied, field) }
+        if let tidied { try checkText(tidied, field()) }
         return tidied
     }
 
     /// A well-known label in its canonical spelling, a custom one as given,
     /// or `fallback` when empty.
-    private static func label(_ label: String, default fallback: WellKnownLabel, at field: String) throws -> String {
+    private static func label(_ label: String, default fallback: WellKnownLabel, at field: @autoclosure () -> String) throws -> String {
         let tidied = Text.tidy(label)
-        try checkText(tidied, field)
+        try checkText(tidied, field())
         if tidied.isEmpty { return fallback.rawValue }
         return WellKnownLabel(rawValue: tidied.lowercased())?.rawValue ?? tidied
     }
 
     /// The limits every text field shares: its length, and no control
     /// characters (tabs and newlines are tidied into spaces before this).
-    private static func checkText(_ text: String, _ field: String) throws {
-        try require(text.count <= maxTextLength, field,
-            "the value is \(text.count) characters long; the limit is \(maxTextLength).")
-        if let control = text.unicodeScalars.first(where: { $0.properties.generalCategory == .control }) {
-            throw ContactsDBError.invalidContact(
-                field: field, reason: String(format: "contains the control character U+%04X; remove it.", control.value))
+    private static func checkText(_ text: String, _ field: @autoclosure () -> String) throws {
+        // A character takes at least one byte, so only long texts need counting.
+        if text.utf8.count > maxTextLength {
+            let count = text.count
+            try require(count <= maxTextLength, field(), "the value is \(count) characters long; the limit is \(maxTextLength).")
+        }
+        // The control characters (Cc) are U+0000–001F and U+007F–009F: in
+        // UTF-8, a byte below 0x20, 0x7F, or 0xC2 followed by 0x80–0x9F.
+        var previous: UInt8 = 0
+        for byte in text.utf8 {
+            if byte < 0x20 || byte == 0x7F || (previous == 0xC2 && (0x80...0x9F).contains(byte)) {
+                throw ContactsDBError.invalidContact(
+                    field: field(), reason: String(format: "contains the control character U+%04X; remove it.", byte))
+            }
+            previous = byte
         }
     }
 
-    private static func require(_ condition: Bool, _ field: String, _ reason: @autoclosure () -> String) throws {
-        if !condition { throw ContactsDBError.invalidContact(field: field, reason: reason()) }
+    private static func require(_ condition: Bool, _ field: @autoclosure () -> String, _ reason: @autoclosure () -> String) throws {
+        if !condition { throw ContactsDBError.invalidContact(field: field(), reason: reason()) }
     }
 
     /// A value for a message, shortened so one bad field cannot flood stderr.
