@@ -172,8 +172,8 @@ import Testing
     }
 
     /// `migrate` killed with SIGKILL at random moments on a database at
-    /// schema version 1: the next open finds it intact, at version 1 with
-    /// none of 0002 or at version 2 with all of it.
+    /// schema version 1: the next open finds it intact, and each of 0002
+    /// and 0003 applied whole or not at all (each is its own transaction).
     @Test func aKilledMigrationLeavesAllOrNothing() throws {
         // The recorded version-1 database, grown to about 5,000 contacts with
         // plain SQL (this build's writer only writes the latest schema).
@@ -190,7 +190,7 @@ import Testing
         }
         let contactCount = try DatabaseQueue(path: template).read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM contact") }
         var random = SplitMix64(seed: 13)
-        var outcomes = (before: 0, after: 0, killedAfterBackup: 0)
+        var outcomes = (before: 0, between: 0, after: 0, killedAfterBackup: 0)
         for trial in 0..<8 {
             let db = directory.path("trial\(trial).sqlite")
             try FileManager.default.copyItem(atPath: template, toPath: db)
@@ -200,19 +200,26 @@ import Testing
                 .contains { $0.hasPrefix("trial\(trial).sqlite.before-") }
             switch status.pending {
             case []: outcomes.after += 1
-            case ["0002_favorites_groups"]: outcomes.before += 1; if hasBackup { outcomes.killedAfterBackup += 1 }
-            default: Issue.record("trial \(trial) stopped between migrations: \(status)")
+            case ["0003_name_words_in_order"]: outcomes.between += 1
+            case ["0002_favorites_groups", "0003_name_words_in_order"]:
+                outcomes.before += 1
+                if hasBackup { outcomes.killedAfterBackup += 1 }
+            default: Issue.record("trial \(trial) stopped out of order: \(status)")
             }
-            let tables = try DatabaseQueue(path: db).read { db in
-                (try String.fetchAll(db, sql: "PRAGMA integrity_check"), try db.tableExists("contactGroup"),
-                 try db.columns(in: "contact").contains { $0.name == "favoritePosition" })
+            let found = try DatabaseQueue(path: db).read { db in
+                let columns = try db.columns(in: "contact").map(\.name)
+                return (integrity: try String.fetchAll(db, sql: "PRAGMA integrity_check"),
+                        groups: try db.tableExists("contactGroup"), favorites: columns.contains("favoritePosition"),
+                        words: columns.contains("nameWords"))
             }
-            #expect(tables.0 == ["ok"])
-            #expect(tables.1 == tables.2 && tables.1 == status.pending.isEmpty, "trial \(trial) holds part of 0002")
+            #expect(found.integrity == ["ok"])
+            let has0002 = !status.pending.contains("0002_favorites_groups")
+            #expect(found.groups == has0002 && found.favorites == has0002, "trial \(trial) holds part of 0002")
+            #expect(found.words == status.pending.isEmpty, "trial \(trial) holds part of 0003")
             #expect(try cli.run(db: db, ["query", "--count"]).stdout == "\(contactCount ?? -1)\n")
             #expect(try cli.run(db: db, ["doctor"]).exitCode == 0)
         }
-        print("killed migration: 8 trials, \(outcomes.before) before it committed (\(outcomes.killedAfterBackup) of them after the backup began), \(outcomes.after) after")
+        print("killed migration: 8 trials, \(outcomes.before) before 0002 committed (\(outcomes.killedAfterBackup) of them after the backup began), \(outcomes.between) between 0002 and 0003, \(outcomes.after) after both")
     }
 
     /// Random arguments from the CLI's own vocabulary and hostile values:

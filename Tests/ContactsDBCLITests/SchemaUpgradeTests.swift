@@ -74,6 +74,26 @@ import Testing
         #expect(try cli.run(db: db, ["migrate", "--status"]).lines.allSatisfy { $0.hasPrefix("applied") })
     }
 
+    /// 0003 fills `contact.nameWords` in SQL from `nameWord`; the words
+    /// must be those the writer computes (`reindex` rewrites every contact).
+    @Test func theUpgradeFillsNameWordsAsTheWriterDoes() throws {
+        let db = try upgradedCopy()
+        #expect(try cli.run(db: db, ["migrate"]).exitCode == 0)
+        func words() throws -> [String: Set<Substring>] {
+            try DatabaseQueue(path: db).read { db in
+                try Row.fetchAll(db, sql: "SELECT id, nameWords FROM contact").reduce(into: [:]) { words, row in
+                    let text: String = row["nameWords"]
+                    #expect(text.hasPrefix(" ") && !text.contains("  "), "\(text)")
+                    words[row["id"]] = Set(text.split(separator: " "))
+                }
+            }
+        }
+        let migrated = try words()
+        #expect(migrated.count > 300 && migrated.values.allSatisfy { !$0.isEmpty })
+        #expect(try cli.run(db: db, ["reindex"]).exitCode == 0)
+        #expect(try words() == migrated)
+    }
+
     @Test func anUpgradedSchemaIsTheSameAsAFreshOne() throws {
         let upgraded = try upgradedCopy()
         #expect(try cli.run(db: upgraded, ["migrate"]).exitCode == 0)

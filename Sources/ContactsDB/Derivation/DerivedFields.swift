@@ -14,6 +14,8 @@ struct DerivedFields: Sendable {
     var attributes: ContactAttributes
     /// The distinct folded words of the names, for the name-prefix filter.
     var nameWords: [Data]
+    /// The same words, each after one space (`contact.nameWords`).
+    var nameWordsText: String
     /// Per phone, its lookup form (E.164, or the digits).
     var phonesNormalized: [String]
     /// Per email, its folded value; per address, its folded city and country.
@@ -46,6 +48,7 @@ struct DerivedFields: Sendable {
             if !words.contains(key) { words.append(key) }
         }
         nameWords = words
+        nameWordsText = words.map { " " + String(decoding: $0, as: UTF8.self) }.joined()
         phonesNormalized = draft.phones.map { PhoneNumber($0.value).normalized }
         emailsFolded = draft.emails.map { Collation.fold($0.value) }
         addressesFolded = draft.addresses.map { (Collation.fold($0.city), Collation.fold($0.country)) }

@@ -4,7 +4,7 @@ import GRDB
 /// Choices made from the data before a query is compiled.
 struct QueryPlan: Hashable {
     /// Name-prefix keys common enough that scanning the requested order and
-    /// probing each contact's words beats sorting every match.
+    /// checking each contact's words beats sorting every match.
     var scannedNamePrefixes: Set<Data> = []
 }
 
@@ -28,13 +28,16 @@ extension ContactQuery {
             case .has(let attributes):
                 add("contact.attributes & ? = ?", [attributes.rawValue, attributes.rawValue])
             case .namePrefix(let text):
-                // UTF-8 never holds 0xFF, so key‖FF bounds every word that
-                // starts with key.
                 for key in Self.namePrefixKeys(text) {
-                    add(plan.scannedNamePrefixes.contains(key)
-                        ? "EXISTS (SELECT 1 FROM nameWord WHERE nameWord.contactPk = contact.pk AND word >= ? AND word < ?)"
-                        : "contact.pk IN (SELECT contactPk FROM nameWord WHERE word >= ? AND word < ?)",
-                        [key, key + [0xFF]])
+                    if plan.scannedNamePrefixes.contains(key) {
+                        // Each word follows a space in `nameWords`.
+                        add("instr(contact.nameWords, ?) > 0", [" " + String(decoding: key, as: UTF8.self)])
+                    } else {
+                        // UTF-8 never holds 0xFF, so key‖FF bounds every word
+                        // that starts with key.
+                        add("contact.pk IN (SELECT contactPk FROM nameWord WHERE word >= ? AND word < ?)",
+                            [key, key + [0xFF]])
+                    }
                 }
             case .phone(let text):
                 // A quoted FTS5 string of digits matches exactly the numbers
@@ -213,10 +216,14 @@ enum QueryPlanner {
             return ContactQuery.namePrefixKeys(text)
         }
         guard !prefixes.isEmpty else { return plan }
-        // Scanning the order costs about (page × contacts / matches) probes,
-        // sorting costs about `matches`: they cross at √(page × contacts).
+        // Scanning the order reads about (page × contacts / matches) entries,
+        // sorting reads `matches` rows: they cross at √(page × contacts × c),
+        // with c an entry's cost against a row's: about 1/16 in the default
+        // order, whose index holds the words, and 1 in the others, where
+        // every entry's row is read.
         let contacts = try Int.fetchOne(db.cachedStatement(sql: "SELECT coalesce(sum(count), 0) FROM attributeCount")) ?? 0
-        let threshold = Int(Double((limit + query.offset) * max(contacts, 1)).squareRoot())
+        let entryCost = query.sort.key == .name ? 1.0 / 16 : 1
+        let threshold = Int((Double((limit + query.offset) * max(contacts, 1)) * entryCost).squareRoot())
         for key in prefixes {
             let matches = try Int.fetchOne(db.cachedStatement(sql: """
                 SELECT count(*) FROM (SELECT 1 FROM nameWord WHERE word >= ? AND word < ? LIMIT ?)

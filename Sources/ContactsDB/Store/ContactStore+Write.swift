@@ -85,7 +85,7 @@ final class ContactWriter {
     private static let contactColumns = [
         "firstName", "lastName", "company", "age", "displayName", "sortName", "sectionKey",
         "sortIndex", "sortKey", "firstNameKey", "lastNameKey", "companyKey", "companyFolded",
-        "attributes", "createdAt", "updatedAt",
+        "attributes", "nameWords", "createdAt", "updatedAt",
     ]
 
     init(_ db: Database) throws {
@@ -152,7 +152,8 @@ final class ContactWriter {
             .text(draft.firstName), .text(draft.lastName), .text(draft.company), .int(draft.age),
             .text(derived.displayName), .text(derived.sortName), .text(derived.sectionKey), .int(derived.sortIndex),
             .blob(derived.sortKey), .blob(derived.firstNameKey), .blob(derived.lastNameKey), .blob(derived.companyKey),
-            .text(derived.companyFolded), .int(derived.attributes.rawValue), .text(createdAt), .text(updatedAt),
+            .text(derived.companyFolded), .int(derived.attributes.rawValue), .text(derived.nameWordsText),
+            .text(createdAt), .text(updatedAt),
         ]
     }
 

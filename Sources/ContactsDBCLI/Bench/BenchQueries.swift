@@ -95,9 +95,7 @@ struct RawQueries {
             """)
         countStatement = try raw.prepare("SELECT sum(count) FROM attributeCount WHERE attributes & 27 = 27")
         nameStatement = try raw.prepare("""
-            SELECT \(columns) FROM contact
-            WHERE EXISTS (SELECT 1 FROM nameWord WHERE contactPk = contact.pk AND word >= ? AND word < ?)
-            ORDER BY sortIndex, sortKey, id LIMIT 50
+            SELECT \(columns) FROM contact WHERE instr(nameWords, ?) > 0 ORDER BY sortIndex, sortKey, id LIMIT 50
             """)
         phoneStatement = try raw.prepare("""
             SELECT \(columns) FROM contact WHERE pk IN (SELECT rowid >> 7 FROM phoneDigits WHERE phoneDigits MATCH ?)
@@ -134,8 +132,7 @@ struct RawQueries {
     }
 
     func namePrefix(_ prefix: String) -> Int {
-        let key = Data(prefix.lowercased().utf8)
-        return readContacts(nameStatement, [key, key + [0xFF]]).count
+        readContacts(nameStatement, [" " + prefix.lowercased()]).count
     }
 
     func phone(digits: String) -> Int {
