@@ -50,6 +50,9 @@ import Testing
             sets.append([.phone(value)])
             sets.append([.phone(String(digits.suffix(7)))])
             sets.append([.phone(String(digits.dropFirst(3).prefix(4)))])
+            // Whole-number lengths found inside a number, not at its start.
+            sets.append([.phone(String(digits.dropFirst(1).prefix(10)))])
+            sets.append([.phone(String(digits.dropFirst(2)))])
             sets.append([.phone(digits.count >= 10 ? "8 " + digits.suffix(10) : digits), .has([.email])])
         }
         return sets

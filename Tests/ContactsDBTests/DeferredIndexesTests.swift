@@ -42,6 +42,21 @@ import Testing
         }
         #expect(try deferred.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM phoneDigits") }
             == (try rowByRow.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM phoneDigits") }))
+        #expect(try deferred.phoneWindowsMatchPhones())
+    }
+
+    /// `phoneWindow` follows its phones through adds, updates, deletes and
+    /// cascades, as its triggers keep it.
+    @Test func phoneWindowsFollowTheirPhones() throws {
+        let store = try store(deferringAfter: 50)
+        let ids = try store.ids(matching: ContactQuery().filter(.has(.phone)))
+        try store.delete(ids: Array(ids.prefix(20)))
+        try store.update(id: ids[30]) { $0.phones = [Phone(value: "+7 912 345-67-89"), Phone(value: "11111111111")] }
+        try store.update(id: ids[31]) { $0.phones = [] }
+        try store.add(ContactDraft(firstName: "Kim", phones: [Phone(value: "010-1234-5678")]))
+        #expect(try store.phoneWindowsMatchPhones())
+        #expect(try store.rowCount("phoneWindow") > 0)
+        #expect(try store.ids(matching: ContactQuery().filter(.phone("1111111111"))) == [ids[30]])
     }
 
     @Test func aFailedDeferredImportLeavesSchemaAndRowsAsTheyWere() throws {
@@ -63,6 +78,16 @@ extension ContactStore {
         try json.withUnsafeBytes { raw in
             let input = ContactsInput(bytes: raw.bindMemory(to: UInt8.self), source: "big.json", release: nil)
             _ = try write { db in try SeedImporter.insertAll(input, progress: nil, deferringIndexesAfter: minimum, db) }
+        }
+    }
+
+    /// True when `phoneWindow` holds exactly the windows of the phones.
+    func phoneWindowsMatchPhones() throws -> Bool {
+        try read { db in
+            try Bool.fetchOne(db, sql: """
+                SELECT NOT EXISTS (SELECT window, phoneKey FROM phoneWindow EXCEPT SELECT window, phoneKey FROM phoneWindowOf)
+                   AND NOT EXISTS (SELECT window, phoneKey FROM phoneWindowOf EXCEPT SELECT window, phoneKey FROM phoneWindow)
+                """) ?? false
         }
     }
 

@@ -86,13 +86,18 @@ import Testing
         #expect(plan.contains("USING COVERING INDEX contact_on_favoritePosition") && !plan.contains("SCAN"), "\(plan)")
     }
 
-    /// Phone search finds its few matches through the trigram index, then
-    /// orders just those: the one sort in these plans, and a small one.
-    @Test func q6AndQ7SearchTheTrigramIndex() throws {
-        for digits in ["79123456789", "4567"] {
-            let query = ContactQuery().filter(.phone(digits)).page(limit: 50)
-            let plan = try Self.plan(query.selectStatement(columns: Self.columns))
-            #expect(plan.contains("SCAN phoneDigits VIRTUAL TABLE"), "\(plan)")
+    /// A whole number (10 digits or more) is found by point lookups of its
+    /// windows; fewer digits through the trigram index. Either way only
+    /// the few matches are then ordered: the one sort in these plans.
+    @Test func q6AndQ7FindTheirFewMatchesByIndex() throws {
+        let whole = try Self.plan(ContactQuery().filter(.phone("8 (912) 345-67-89")).page(limit: 50)
+            .selectStatement(columns: Self.columns))
+        #expect(whole.contains("SEARCH phoneWindow USING PRIMARY KEY (window=?)"), "\(whole)")
+        #expect(whole.contains("SEARCH phone USING PRIMARY KEY (contactPk=? AND position=?)"), "\(whole)")
+        let middle = try Self.plan(ContactQuery().filter(.phone("4567")).page(limit: 50)
+            .selectStatement(columns: Self.columns))
+        #expect(middle.contains("SCAN phoneDigits VIRTUAL TABLE"), "\(middle)")
+        for plan in [whole, middle] {
             #expect(plan.contains("SEARCH contact USING INTEGER PRIMARY KEY"), "\(plan)")
             #expect(!plan.contains("SCAN contact") && !plan.contains("SCAN phone "), "\(plan)")
         }

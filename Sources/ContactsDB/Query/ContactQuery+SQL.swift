@@ -40,10 +40,22 @@ extension ContactQuery {
                     }
                 }
             case .phone(let text):
-                // A quoted FTS5 string of digits matches exactly the numbers
-                // that contain it (the trigram index finds them).
-                add("contact.pk IN (SELECT rowid >> 7 FROM phoneDigits WHERE phoneDigits MATCH ?)",
-                    ["\"" + Self.phoneDigits(text) + "\""])
+                let digits = Self.phoneDigits(text)
+                if let windows = Self.phoneWindows(digits) {
+                    // Schema/0004: these windows find every number holding
+                    // the digits, and a few more, which instr() turns away.
+                    add("""
+                        contact.pk IN (SELECT phone.contactPk FROM phoneWindow
+                            JOIN phone ON phone.contactPk = phoneWindow.phoneKey >> 7
+                                AND phone.position = phoneWindow.phoneKey & 127
+                            WHERE phoneWindow.window IN (?, ?, ?, ?) AND instr(phone.normalized, ?) > 0)
+                        """, windows + [digits])
+                } else {
+                    // A quoted FTS5 string of digits matches exactly the
+                    // numbers that contain it (the trigram index finds them).
+                    add("contact.pk IN (SELECT rowid >> 7 FROM phoneDigits WHERE phoneDigits MATCH ?)",
+                        ["\"" + digits + "\""])
+                }
             case .emailContains(let text):
                 add("contact.pk IN (SELECT contactPk FROM email WHERE instr(valueFolded, ?) > 0)",
                     [Collation.fold(text)])
@@ -133,6 +145,17 @@ extension ContactQuery {
     /// stored number, without its "+".
     static func phoneDigits(_ text: String) -> String {
         PhoneNumber(text).normalized.filter(\.isNumber)
+    }
+
+    /// The `phoneWindow` keys (1‖7 digits) at offsets 0–3 of digits long
+    /// enough for them to find every number that holds the digits (10 or
+    /// more); nil for shorter ones.
+    static func phoneWindows(_ digits: String) -> [Int]? {
+        let digits = Array(digits.utf8)
+        guard digits.count >= 10 else { return nil }
+        return (0..<4).map { start in
+            digits[start..<start + 7].reduce(1) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
+        }
     }
 }
 

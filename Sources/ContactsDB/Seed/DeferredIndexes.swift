@@ -17,9 +17,21 @@ import GRDB
 struct DeferredIndexes {
     static let minimumContacts = 5_000
 
-    private static let triggers = ["contact_counts_insert", "phone_digits_insert"]
+    /// Each insert trigger deferred, and the statement that writes, at the
+    /// end, what it would have written for the contacts after `?`.
+    private static let triggers = [
+        "contact_counts_insert": "",  // the counts are rebuilt whole
+        "phone_digits_insert": """
+            INSERT INTO phoneDigits (rowid, digits)
+                SELECT contactPk * 128 + position, ltrim(normalized, '+') FROM phone WHERE contactPk > ?
+            """,
+        "phone_window_insert": """
+            INSERT OR IGNORE INTO phoneWindow (window, phoneKey)
+                SELECT window, phoneKey FROM phoneWindowOf WHERE contactPk > ? ORDER BY window, phoneKey
+            """,
+    ]
     private let threshold: Int
-    private var dropped: [String] = []
+    private var dropped: [(name: String, sql: String)] = []
     /// The last contact written while the triggers still ran.
     private var lastIndexedPk: Int64 = 0
 
@@ -35,26 +47,26 @@ struct DeferredIndexes {
             SELECT type, name, sql FROM sqlite_master
             WHERE (type = 'index' AND tbl_name IN ('contact', 'nameWord') AND sql IS NOT NULL
                    AND name <> 'contact_on_favoritePosition')
-               OR (type = 'trigger' AND name IN (?, ?))
+               OR (type = 'trigger' AND name IN (\(Self.triggers.keys.map { _ in "?" }.joined(separator: ", "))))
             ORDER BY type, name
-            """, arguments: StatementArguments(Self.triggers))
+            """, arguments: StatementArguments(Array(Self.triggers.keys)))
         for object in objects {
             let type: String = object["type"], name: String = object["name"]
             try db.execute(sql: "DROP \(type.uppercased()) \(name.quotedDatabaseIdentifier)")
         }
-        dropped = objects.map { $0["sql"] }
+        dropped = objects.map { ($0["name"], $0["sql"]) }
         lastIndexedPk = try Int64.fetchOne(db, sql: "SELECT max(pk) FROM contact") ?? 0
     }
 
     /// Builds what was dropped, and what its triggers would have written.
     func finish(_ db: Database) throws {
         guard !dropped.isEmpty else { return }
-        for sql in dropped { try db.execute(sql: sql) }
-        // As `phone_digits_insert` writes them.
-        try db.execute(sql: """
-            INSERT INTO phoneDigits (rowid, digits)
-                SELECT contactPk * 128 + position, ltrim(normalized, '+') FROM phone WHERE contactPk > ?
-            """, arguments: [lastIndexedPk])
+        for (name, sql) in dropped {
+            try db.execute(sql: sql)
+            if let catchUp = Self.triggers[name], !catchUp.isEmpty {
+                try db.execute(sql: catchUp, arguments: [lastIndexedPk])
+            }
+        }
         try Reindexer.rebuildCounts(db)
     }
 }
