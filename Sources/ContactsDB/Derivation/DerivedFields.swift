@@ -84,6 +84,9 @@ public struct ContactAttributes: OptionSet, Hashable, Sendable {
     public static let signal = ContactAttributes(rawValue: 1 << 6)
     public static let threema = ContactAttributes(rawValue: 1 << 7)
 
+    /// Any messenger service.
+    public static let messengers: ContactAttributes = [.telegram, .whatsapp, .viber, .signal, .threema]
+
     /// Each attribute by the name the CLI and SPEC use (`phone`, `telegram`, …).
     public static let named: [(name: String, attribute: ContactAttributes)] = [
         ("phone", .phone), ("email", .email), ("address", .address),

@@ -172,7 +172,8 @@ extension ContactStore {
             let plan = try QueryPlanner.plan(query, db)
             let (sql, arguments) = query.selectStatement(columns: ContactReader.contactColumns, plan: plan)
             let stored = try ContactReader.fetch(sql, arguments, db)
-            return includingChildren ? try ContactReader.withChildren(stored, db) : stored.map(\.contact)
+            return includingChildren
+                ? try ContactReader.withChildren(stored, trustingAttributes: true, db) : stored.map(\.contact)
         }
     }
 
@@ -199,9 +200,9 @@ extension ContactStore {
         try read { db in
             _ = try QueryPlanner.plan(query, db)
             let (sql, arguments) = query.sectionsStatement()
-            return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map {
-                SectionCount(sectionKey: $0[0], count: $0[1])
-            }
+            var sections: [SectionCount] = []
+            try db.forEachRow(sql, arguments) { sections.append(SectionCount(sectionKey: $0.text(0), count: $0.int(1))) }
+            return sections
         }
     }
 

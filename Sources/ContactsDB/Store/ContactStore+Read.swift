@@ -38,24 +38,31 @@ public struct ChildCounts: Hashable, Sendable {
     }
 }
 
+/// A contact row as read, with its key and the bit set of what it has.
+struct StoredContact {
+    var pk: Int64
+    var attributes: ContactAttributes
+    var contact: Contact
+}
+
 /// Reads contacts with their children in a fixed number of statements:
 /// one for the contacts, one per child table.
 enum ContactReader {
-    /// The columns `makeContact` reads, after `contact.pk`.
+    /// The columns `fetch` reads.
     static let contactColumns = """
         contact.pk, contact.id, contact.firstName, contact.lastName, contact.company, contact.age,
         contact.displayName, contact.sortName, contact.sectionKey, contact.sortIndex,
-        contact.createdAt, contact.updatedAt, contact.favoritePosition IS NOT NULL
+        contact.createdAt, contact.updatedAt, contact.favoritePosition IS NOT NULL, contact.attributes
         """
 
     static func contacts(ids: [String], _ db: Database) throws -> [Contact] {
         try withChildren(try stored(ids: ids, db), db)
     }
 
-    /// The contacts with these ids and their keys, without children, in the
-    /// order given; unknown ids are skipped.
-    static func stored(ids: [String], _ db: Database) throws -> [(pk: Int64, contact: Contact)] {
-        var byID: [String: (pk: Int64, contact: Contact)] = [:]
+    /// The contacts with these ids, without children, in the order given;
+    /// unknown ids are skipped.
+    static func stored(ids: [String], _ db: Database) throws -> [StoredContact] {
+        var byID: [String: StoredContact] = [:]
         for chunk in ids.chunked(into: 500) {
             let sql = "SELECT \(contactColumns) FROM contact WHERE id IN (\(placeholders(chunk.count)))"
             for stored in try fetch(sql, StatementArguments(chunk), db) { byID[stored.contact.id] = stored }
@@ -64,16 +71,16 @@ enum ContactReader {
     }
 
     /// The rows of a statement that selects `contactColumns`, in order.
-    static func fetch(_ sql: String, _ arguments: StatementArguments, _ db: Database) throws -> [(pk: Int64, contact: Contact)] {
-        var result: [(pk: Int64, contact: Contact)] = []
-        let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
-        while let row = try rows.next() {
-            result.append((row[0], Contact(
-                id: row[1], firstName: row[2], lastName: row[3], company: row[4], age: row[5],
-                phones: [], emails: [], addresses: [], messengers: [], isFavorite: row[12], groups: [],
-                displayName: row[6], sortName: row[7], sectionKey: row[8], sortIndex: row[9],
-                createdAt: Timestamp.date(from: row[10]) ?? Date(timeIntervalSince1970: 0),
-                updatedAt: Timestamp.date(from: row[11]) ?? Date(timeIntervalSince1970: 0))))
+    static func fetch(_ sql: String, _ arguments: StatementArguments, _ db: Database) throws -> [StoredContact] {
+        var result: [StoredContact] = []
+        try db.forEachRow(sql, arguments) { row in
+            result.append(StoredContact(pk: row.int64(0), attributes: ContactAttributes(rawValue: row.int(13)), contact: Contact(
+                id: row.text(1), firstName: row.optionalText(2), lastName: row.optionalText(3),
+                company: row.optionalText(4), age: row.optionalInt(5),
+                phones: [], emails: [], addresses: [], messengers: [], isFavorite: row.bool(12), groups: [],
+                displayName: row.text(6), sortName: row.text(7), sectionKey: row.text(8), sortIndex: row.int(9),
+                createdAt: Timestamp.date(from: row.text(10)) ?? Date(timeIntervalSince1970: 0),
+                updatedAt: Timestamp.date(from: row.text(11)) ?? Date(timeIntervalSince1970: 0))))
         }
         return result
     }
@@ -90,43 +97,65 @@ enum ContactReader {
         return stored.map(\.pk)
     }
 
+    /// The statement that reads `columns` of a child table for the contacts
+    /// whose keys are in the JSON array bound to it, in their order.
+    static func childrenSQL(_ columns: String, from table: String) -> String {
+        """
+        SELECT contactPk, \(columns) FROM \(table)
+        WHERE contactPk IN (SELECT value FROM json_each(?)) ORDER BY contactPk, position
+        """
+    }
+
     /// The contacts with their children, one statement per child table.
-    static func withChildren(_ stored: [(pk: Int64, contact: Contact)], _ db: Database) throws -> [Contact] {
+    ///
+    /// - parameter trustingAttributes: true skips looking up the kinds of
+    ///   children a contact's attributes say it lacks, as queries do;
+    ///   writes and repairs read every table, whatever the attributes say.
+    static func withChildren(
+        _ stored: [StoredContact], trustingAttributes: Bool = false, _ db: Database
+    ) throws -> [Contact] {
         var result = stored.map(\.contact)
         guard !result.isEmpty else { return [] }
         var index: [Int64: Int] = [:]
         for (offset, entry) in stored.enumerated() { index[entry.pk] = offset }
-        for chunk in stored.map(\.pk).chunked(into: 500) {
-            let arguments = StatementArguments(chunk)
-            let inList = placeholders(chunk.count)
-            func each(_ columns: String, from table: String, _ body: (Int, Row) -> Void) throws {
-                let sql = "SELECT contactPk, \(columns) FROM \(table) WHERE contactPk IN (\(inList)) ORDER BY contactPk, position"
-                let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
-                while let row = try rows.next() {
-                    if let offset = index[row[0]] { body(offset, row) }
-                }
+        // The keys, as a JSON array, of the contacts that may hold `kinds`
+        // of children (nil: whatever they hold).
+        func keys(mayHolding kinds: ContactAttributes?) -> String? {
+            let pks = stored.lazy
+                .filter { entry in kinds.map { !entry.attributes.isDisjoint(with: $0) } ?? true }
+                .map { String($0.pk) }
+            return pks.isEmpty ? nil : "[" + pks.joined(separator: ",") + "]"
+        }
+        func each(_ sql: String, holding kinds: ContactAttributes?, _ body: (Int, RawRow) -> Void) throws {
+            guard let keys = keys(mayHolding: trustingAttributes ? kinds : nil) else { return }
+            try db.forEachRow(sql, [keys]) { row in
+                if let offset = index[row.int64(0)] { body(offset, row) }
             }
-            try each("type, value", from: "phone") {
-                result[$0].phones.append(Phone(type: $1[1], value: $1[2]))
-            }
-            try each("type, value", from: "email") {
-                result[$0].emails.append(Email(type: $1[1], value: $1[2]))
-            }
-            try each("type, street1, street2, city, state, zipcode, country", from: "address") {
-                result[$0].addresses.append(Address(
-                    type: $1[1], street1: $1[2], street2: $1[3], city: $1[4], state: $1[5],
-                    zipcode: $1[6], country: $1[7]))
-            }
-            try each("service, handle", from: "messenger") {
-                result[$0].messengers.append(Messenger(service: $1[1], handle: $1[2]))
-            }
-            let groups = try Row.fetchCursor(db.cachedStatement(sql: """
-                SELECT groupMember.contactPk, contactGroup.name FROM groupMember
-                JOIN contactGroup ON contactGroup.pk = groupMember.groupPk
-                WHERE groupMember.contactPk IN (\(inList))
-                """), arguments: arguments)
-            while let row = try groups.next() {
-                if let offset = index[row[0]] { result[offset].groups.append(row[1]) }
+        }
+        try each(childrenSQL("type, value", from: "phone"), holding: .phone) {
+            result[$0].phones.append(Phone(type: $1.text(1), value: $1.text(2)))
+        }
+        try each(childrenSQL("type, value", from: "email"), holding: .email) {
+            result[$0].emails.append(Email(type: $1.text(1), value: $1.text(2)))
+        }
+        try each(childrenSQL("type, street1, street2, city, state, zipcode, country", from: "address"), holding: .address) {
+            result[$0].addresses.append(Address(
+                type: $1.text(1), street1: $1.text(2), street2: $1.text(3), city: $1.text(4), state: $1.text(5),
+                zipcode: $1.text(6), country: $1.text(7)))
+        }
+        try each(childrenSQL("service, handle", from: "messenger"), holding: .messengers) {
+            result[$0].messengers.append(Messenger(service: $1.text(1), handle: $1.text(2)))
+        }
+        // Memberships from their covering index, then the few group names
+        // once, rather than a join per membership.
+        var memberships: [(offset: Int, groupPk: Int64)] = []
+        try each("SELECT contactPk, groupPk FROM groupMember WHERE contactPk IN (SELECT value FROM json_each(?))",
+                 holding: nil) { memberships.append(($0, $1.int64(1))) }
+        if !memberships.isEmpty {
+            var names: [Int64: String] = [:]
+            try db.forEachRow("SELECT pk, name FROM contactGroup", []) { names[$0.int64(0)] = $0.text(1) }
+            for membership in memberships {
+                if let name = names[membership.groupPk] { result[membership.offset].groups.append(name) }
             }
         }
         for offset in result.indices where result[offset].groups.count > 1 {
