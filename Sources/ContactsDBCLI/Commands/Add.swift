@@ -4,6 +4,7 @@ import ContactsDB
 extension ContactsDBCommand {
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Add one contact (or every contact of a JSON file) and print the new ids.")
 
         @OptionGroup var database: DatabaseOptions

@@ -4,6 +4,7 @@ import ContactsDB
 extension ContactsDBCommand {
     struct Backup: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "backup",
             abstract: "Write a consistent copy of the database to a new file, while others keep writing.",
             discussion: "Uses SQLite's online backup. The copy opens with `contactsdb --db PATH` like any database.")
 

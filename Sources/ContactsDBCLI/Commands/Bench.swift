@@ -5,6 +5,7 @@ import Foundation
 extension ContactsDBCommand {
     struct Bench: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "bench",
             abstract: "Time the import and the standard queries on a synthetic data set.",
             discussion: """
                 Generates --contacts synthetic contacts (as `generate` does), imports them into a temporary \

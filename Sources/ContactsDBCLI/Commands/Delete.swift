@@ -4,6 +4,7 @@ import ContactsDB
 extension ContactsDBCommand {
     struct Delete: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "delete",
             abstract: "Delete contacts with their phones, emails, addresses and messengers.",
             discussion: "When any id is unknown, nothing is deleted.")
 

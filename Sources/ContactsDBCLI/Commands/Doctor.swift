@@ -5,6 +5,7 @@ import Foundation
 extension ContactsDBCommand {
     struct Doctor: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "doctor",
             abstract: "Check integrity, foreign keys, migrations, counts, seed and collation; say what is wrong and the fix.",
             discussion: "Exits 0 only when all is well, 70 when something needs fixing.")
 

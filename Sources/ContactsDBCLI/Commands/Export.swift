@@ -5,6 +5,7 @@ import Foundation
 extension ContactsDBCommand {
     struct Export: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "export",
             abstract: "Write every contact as JSON (the import format plus derived fields), vCard or CSV.",
             discussion: """
                 JSON and vCard import again with every field: `contactsdb export > all.json` then \

@@ -4,6 +4,7 @@ import ContactsDB
 extension ContactsDBCommand {
     struct Favorite: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "favorite",
             abstract: "Make contacts favorites (appended in the order given), or move one with --position.")
 
         @OptionGroup var database: DatabaseOptions
@@ -28,7 +29,7 @@ extension ContactsDBCommand {
     }
 
     struct Unfavorite: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remove contacts from the favorites.")
+        static let configuration = CommandConfiguration(commandName: "unfavorite", abstract: "Remove contacts from the favorites.")
 
         @OptionGroup var database: DatabaseOptions
         @OptionGroup var contacts: ContactIDs
@@ -41,7 +42,7 @@ extension ContactsDBCommand {
     }
 
     struct Favorites: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the favorites in the order the user set.")
+        static let configuration = CommandConfiguration(commandName: "favorites", abstract: "List the favorites in the order the user set.")
 
         @OptionGroup var database: DatabaseOptions
         @OptionGroup var output: OutputOptions

@@ -4,6 +4,7 @@ import ContactsDB
 extension ContactsDBCommand {
     struct Generate: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "generate",
             abstract: "Write a deterministic synthetic data set of contacts in the JSON import format.",
             discussion: """
                 Names are about 60% Latin, 25% Cyrillic and 15% Hangul; phones are Russian, Korean and US \

@@ -4,12 +4,13 @@ import ContactsDB
 extension ContactsDBCommand {
     struct Group: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "group",
             abstract: "Create, rename, delete and list groups, and add or remove their contacts.",
             discussion: "Group names are unique whatever their case. Deleting a group keeps its contacts.",
             subcommands: [Create.self, Rename.self, Delete.self, Add.self, Remove.self, List.self])
 
         struct Create: ParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Create a group.")
+            static let configuration = CommandConfiguration(commandName: "create", abstract: "Create a group.")
             @OptionGroup var database: DatabaseOptions
             @Argument(help: "The group's name.") var name: String
 
@@ -20,7 +21,7 @@ extension ContactsDBCommand {
         }
 
         struct Rename: ParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Rename a group.")
+            static let configuration = CommandConfiguration(commandName: "rename", abstract: "Rename a group.")
             @OptionGroup var database: DatabaseOptions
             @Argument(help: "The group's name.") var name: String
             @Argument(help: "Its new name.") var newName: String
@@ -32,7 +33,7 @@ extension ContactsDBCommand {
         }
 
         struct Delete: ParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Delete a group; its contacts stay.")
+            static let configuration = CommandConfiguration(commandName: "delete", abstract: "Delete a group; its contacts stay.")
             @OptionGroup var database: DatabaseOptions
             @Argument(help: "The group's name.") var name: String
 
@@ -43,7 +44,7 @@ extension ContactsDBCommand {
         }
 
         struct Add: ParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Add contacts to a group.")
+            static let configuration = CommandConfiguration(commandName: "add", abstract: "Add contacts to a group.")
             @OptionGroup var membership: Membership
 
             func run() throws {
@@ -53,7 +54,7 @@ extension ContactsDBCommand {
         }
 
         struct Remove: ParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Remove contacts from a group.")
+            static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove contacts from a group.")
             @OptionGroup var membership: Membership
 
             func run() throws {
@@ -72,7 +73,7 @@ extension ContactsDBCommand {
         }
 
         struct List: ParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "List the groups with their member counts.")
+            static let configuration = CommandConfiguration(commandName: "list", abstract: "List the groups with their member counts.")
             @OptionGroup var database: DatabaseOptions
             @OptionGroup var output: OutputOptions
 

@@ -5,6 +5,7 @@ import Foundation
 extension ContactsDBCommand {
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "import",
             abstract: "Add every contact of a JSON or vCard file (or a directory of .vcf files), all or nothing.",
             discussion: """
                 The format is read from the content: vCard 2.1, 3.0 and 4.0 (one or many cards a file), or \

@@ -4,6 +4,7 @@ import ContactsDB
 extension ContactsDBCommand {
     struct Init: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "init",
             abstract: "Create and migrate the database, and import the bundled seed.")
 
         @OptionGroup var database: DatabaseOptions

@@ -4,6 +4,7 @@ import ContactsDB
 extension ContactsDBCommand {
     struct Migrate: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "migrate",
             abstract: "Apply pending migrations and say which.",
             discussion: "With --status, lists applied and pending migrations without changing anything.")
 

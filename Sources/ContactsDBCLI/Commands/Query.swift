@@ -5,6 +5,7 @@ import Foundation
 extension ContactsDBCommand {
     struct Query: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "query",
             abstract: "List the contacts that match every filter given, in one sort order.",
             discussion: """
                 Filters are ANDed. Examples:

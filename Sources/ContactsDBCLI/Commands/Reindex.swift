@@ -4,6 +4,7 @@ import ContactsDB
 extension ContactsDBCommand {
     struct Reindex: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "reindex",
             abstract: "Recompute every contact's sort keys, sections and phone forms, in one transaction.",
             discussion: """
                 Opening a database does this by itself when its keys were computed by another ICU \

@@ -5,6 +5,7 @@ import Foundation
 extension ContactsDBCommand {
     struct Seed: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "seed",
             abstract: "Import a seed file once per database (default: the bundled seed).",
             discussion: """
                 A seed is known by its content checksum: running `seed` again with the same file says when \

@@ -3,7 +3,7 @@ import ContactsDB
 
 extension ContactsDBCommand {
     struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show one contact with all its fields.")
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "Show one contact with all its fields.")
 
         @OptionGroup var database: DatabaseOptions
         @Argument(help: "The contact's id.") var id: String

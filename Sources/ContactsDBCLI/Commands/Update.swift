@@ -4,6 +4,7 @@ import ContactsDB
 extension ContactsDBCommand {
     struct Update: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "update",
             abstract: "Replace the fields given; a list given (phones, emails, messengers) replaces the whole list.",
             discussion: """
                 An empty value clears a name (--company ""). With --json, the file holds one partial contact: \
