@@ -57,6 +57,11 @@ import Testing
         #expect(try store.phoneWindowsMatchPhones())
         #expect(try store.rowCount("phoneWindow") > 0)
         #expect(try store.ids(matching: ContactQuery().filter(.phone("1111111111"))) == [ids[30]])
+        // A stray window is reported, and reindex drops it.
+        try store.write { db in try db.execute(sql: "INSERT INTO phoneWindow (window, phoneKey) VALUES (11234567, 5)") }
+        #expect(try store.diagnose().first { $0.check == "phone search" }?.isHealthy == false)
+        try store.reindex()
+        #expect(try store.diagnose().allSatisfy(\.isHealthy))
     }
 
     @Test func aFailedDeferredImportLeavesSchemaAndRowsAsTheyWere() throws {
@@ -83,12 +88,7 @@ extension ContactStore {
 
     /// True when `phoneWindow` holds exactly the windows of the phones.
     func phoneWindowsMatchPhones() throws -> Bool {
-        try read { db in
-            try Bool.fetchOne(db, sql: """
-                SELECT NOT EXISTS (SELECT window, phoneKey FROM phoneWindow EXCEPT SELECT window, phoneKey FROM phoneWindowOf)
-                   AND NOT EXISTS (SELECT window, phoneKey FROM phoneWindowOf EXCEPT SELECT window, phoneKey FROM phoneWindow)
-                """) ?? false
-        }
+        try read { db in try Bool.fetchOne(db, sql: Reindexer.phoneWindowsMatchSQL) ?? false }
     }
 
     func schema() throws -> [Row] {

@@ -11,7 +11,8 @@ public struct Diagnosis: Hashable, Sendable {
 
 extension ContactStore {
     /// Checks the database: SQLite's integrity check, foreign keys,
-    /// migrations, the maintained counts, the seed and the collation.
+    /// migrations, the maintained counts and phone windows, the seed and
+    /// the collation.
     public func diagnose() throws -> [Diagnosis] {
         let migrations = migrator.migrations
         return try read { db in
@@ -38,6 +39,12 @@ extension ContactStore {
                 check: "counts", isHealthy: countsMatch,
                 detail: countsMatch ? "section and attribute counts match the contacts"
                     : "the kept section or attribute counts differ from the contacts; run contactsdb reindex"))
+
+            let windowsMatch = try Bool.fetchOne(db, sql: Reindexer.phoneWindowsMatchSQL) ?? false
+            findings.append(Diagnosis(
+                check: "phone search", isHealthy: windowsMatch,
+                detail: windowsMatch ? "every number's digit windows are indexed"
+                    : "the indexed digit windows differ from the phones; run contactsdb reindex"))
 
             let seeds = try SeedImporter.imports(db)
             let declined = try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [SeedImporter.declinedKey])

@@ -43,6 +43,7 @@ enum Reindexer {
             }
         }
         try rebuildCounts(db)
+        try rebuildPhoneWindows(db)
         try db.execute(
             sql: "INSERT OR REPLACE INTO setting (key, value) VALUES (?, ?)",
             arguments: [versionKey, Collation.version])
@@ -60,6 +61,21 @@ enum Reindexer {
                 SELECT attributes, count(*) FROM contact GROUP BY attributes;
             """)
     }
+
+    /// Recomputes `phoneWindow` from the phones, dropping any stray row.
+    static func rebuildPhoneWindows(_ db: Database) throws {
+        try db.execute(sql: """
+            DELETE FROM phoneWindow;
+            INSERT OR IGNORE INTO phoneWindow (window, phoneKey)
+                SELECT window, phoneKey FROM phoneWindowOf ORDER BY window, phoneKey;
+            """)
+    }
+
+    /// True when `phoneWindow` holds exactly the windows of the phones.
+    static let phoneWindowsMatchSQL = """
+        SELECT NOT EXISTS (SELECT window, phoneKey FROM phoneWindow EXCEPT SELECT window, phoneKey FROM phoneWindowOf)
+           AND NOT EXISTS (SELECT window, phoneKey FROM phoneWindowOf EXCEPT SELECT window, phoneKey FROM phoneWindow)
+        """
 
     /// True when the kept counts equal those computed from the contacts.
     static let countsMatchSQL = """
