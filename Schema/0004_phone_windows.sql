@@ -2,14 +2,14 @@
 -- point lookups instead of the trigram index, whose posting lists for a
 -- country code's digits run to a large share of all phones.
 --
--- phoneWindow: for each phone, the 7 digits at every offset 0, 4, 8, 12 of
--- its normalized digits where 7 fit (numbers hold at most 16 digits), as the integer 1‖digits (so leading
--- zeros count), keyed by phone as in phoneDigits (contactPk * 128 +
--- position). Where a query of L ≥ 10 digits occurs in a number, the first
--- offset of a multiple of 4 at or after it starts a window that lies
--- inside the occurrence, 0 to 3 digits into the query: so the windows of
--- the query at 0, 1, 2 and 3 find every number that holds it, and each
--- candidate is confirmed with instr().
+-- phoneWindow: for each phone, the 7 digits at each offset 0, 4 and 8 of
+-- its normalized digits where 7 fit (a number holds at most 15 digits), as
+-- the integer 1‖digits (so leading zeros count), keyed by phone as in
+-- phoneDigits (contactPk * 128 + position). Where a query of L ≥ 10
+-- digits occurs in a number, the first multiple of 4 at or after where it
+-- starts begins a window that lies inside the occurrence, 0 to 3 digits
+-- into the query: so the query's windows at 0, 1, 2 and 3 find every
+-- number that holds it, and each candidate is confirmed with instr().
 
 CREATE TABLE phoneWindow (
     window INTEGER NOT NULL,
@@ -22,7 +22,7 @@ CREATE TABLE phoneWindow (
 CREATE VIEW phoneWindowOf AS
     SELECT contactPk, position, contactPk * 128 + position AS phoneKey,
            CAST('1' || substr(ltrim(normalized, '+'), offset + 1, 7) AS INTEGER) AS window
-    FROM phone, (SELECT 0 AS offset UNION ALL SELECT 4 UNION ALL SELECT 8 UNION ALL SELECT 12)
+    FROM phone, (SELECT 0 AS offset UNION ALL SELECT 4 UNION ALL SELECT 8)
     WHERE offset + 7 <= length(ltrim(normalized, '+'));
 
 -- A number may repeat a window (11111111111), hence OR IGNORE.
