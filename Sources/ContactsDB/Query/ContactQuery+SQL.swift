@@ -247,7 +247,9 @@ enum QueryPlanner {
         // every entry's row is read.
         let contacts = try Int.fetchOne(db.cachedStatement(sql: "SELECT coalesce(sum(count), 0) FROM attributeCount")) ?? 0
         let entryCost = query.sort.key == .name ? 1.0 / 16 : 1
-        let threshold = Int((Double((limit + query.offset) * max(contacts, 1)) * entryCost).squareRoot())
+        // In Double: a page as large as Int allows must not overflow.
+        let page = Double(limit) + Double(query.offset)
+        let threshold = Int(min((page * Double(max(contacts, 1)) * entryCost).squareRoot(), Double(contacts)))
         for key in prefixes {
             let matches = try Int.fetchOne(db.cachedStatement(sql: """
                 SELECT count(*) FROM (SELECT 1 FROM nameWord WHERE word >= ? AND word < ? LIMIT ?)
