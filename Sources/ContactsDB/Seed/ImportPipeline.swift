@@ -44,6 +44,7 @@ enum ImportPipeline {
         batch.reserveCapacity(batchSize)
         do {
             try ContactJSON.forEachContact(in: input.bytes, source: input.source) { path, bytesRead, contact in
+                if buffer.isWriterGone { throw CancellationError() }
                 let draft = try ContactValidator.validated(contact.draft, at: path)
                 batch.append(Prepared(path: path, bytesRead: bytesRead, draft: draft, derived: DerivedFields(draft)))
                 input.release?(bytesRead)
@@ -98,6 +99,13 @@ enum ImportPipeline {
             }
             if let failure { throw failure }
             return nil
+        }
+
+        /// True once the writer has stopped taking batches.
+        var isWriterGone: Bool {
+            condition.lock()
+            defer { condition.unlock() }
+            return isCancelled
         }
 
         func cancel() {

@@ -103,8 +103,8 @@ extension ContactStore {
 /// The bytes of a contacts file being imported, and how to hand back the
 /// pages already read (for memory-mapped files).
 ///
-/// A reading thread uses it while the writing thread waits on that thread,
-/// never both at once.
+/// Only the reading thread of ``ImportPipeline`` reads the bytes or calls
+/// `release`; the pipeline waits for that thread before it returns.
 struct ContactsInput: @unchecked Sendable {
     var bytes: UnsafeBufferPointer<UInt8>
     var source: String

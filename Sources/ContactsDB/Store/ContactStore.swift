@@ -156,8 +156,7 @@ public final class ContactStore: Sendable {
     /// Runs `body` in one deferred (read) transaction, so that its
     /// statements see one snapshot. Lighter than GRDB's `read`, which also
     /// toggles `query_only` around every call, and than `inTransaction`,
-    /// which compiles BEGIN and COMMIT anew each time: together a third of
-    /// the cost of reading a page of contacts.
+    /// which compiles BEGIN and COMMIT anew each time.
     func read<T>(_ body: (Database) throws -> T) throws -> T {
         try DatabaseErrorMapping.mapping(path: path) {
             try writer.inDatabase { db in
