@@ -17,7 +17,7 @@ import Testing
         let db = directory.path("doctor.sqlite")
         let healthy = try cli.run(db: db, ["doctor"])
         #expect(healthy.exitCode == 0, "\(healthy.stdout)")
-        #expect(healthy.lines.count == 7 && healthy.lines.allSatisfy { $0.hasPrefix("ok") }, "\(healthy.stdout)")
+        #expect(healthy.lines.count == 9 && healthy.lines.allSatisfy { $0.hasPrefix("ok") }, "\(healthy.stdout)")
 
         try DatabaseQueue(path: db).write { db in try db.execute(sql: "UPDATE sectionCount SET count = count + 5") }
         let sick = try cli.run(db: db, ["doctor"])
@@ -26,6 +26,18 @@ import Testing
 
         #expect(try cli.run(db: db, ["reindex"]).exitCode == 0)
         #expect(try cli.run(db: db, ["doctor"]).exitCode == 0)
+
+        // Attributes and name words that disagree with the children and the
+        // word index: found, and mended by reindex without losing a child.
+        let children = try DatabaseQueue(path: db).read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM phone") }
+        try DatabaseQueue(path: db).write { db in
+            try db.execute(sql: "UPDATE contact SET attributes = 0, nameWords = ' x' WHERE pk = (SELECT min(contactPk) FROM phone)")
+        }
+        let drifted = try cli.run(db: db, ["doctor"])
+        #expect(drifted.stdout.contains("PROBLEM attributes") && drifted.stdout.contains("PROBLEM name words"), "\(drifted.stdout)")
+        #expect(try cli.run(db: db, ["reindex"]).exitCode == 0)
+        #expect(try cli.run(db: db, ["doctor"]).exitCode == 0)
+        #expect(try DatabaseQueue(path: db).read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM phone") } == children)
     }
 
     @Test func aWriterThatWaitsTooLongIsToldTheDatabaseIsBusy() throws {
@@ -182,10 +194,13 @@ import Testing
             atPath: SchemaUpgradeTests.fixtures.appendingPathComponent("schema-v1.sqlite").path, toPath: template)
         let columns = "firstName, lastName, company, age, displayName, sortName, sectionKey, sortIndex, sortKey, "
             + "firstNameKey, lastNameKey, companyKey, companyFolded, attributes, createdAt, updatedAt"
+        // The copies have no children, so their attributes are 0.
         try DatabaseQueue(path: template).write { db in
             try db.execute(sql: """
                 WITH RECURSIVE copy(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM copy WHERE n < 15)
-                INSERT INTO contact (id, \(columns)) SELECT contact.id || '-' || n, \(columns) FROM contact, copy
+                INSERT INTO contact (id, \(columns))
+                SELECT contact.id || '-' || n, \(columns.replacingOccurrences(of: "attributes", with: "0"))
+                FROM contact, copy
                 """)
         }
         let contactCount = try DatabaseQueue(path: template).read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM contact") }

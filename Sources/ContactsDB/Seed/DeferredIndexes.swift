@@ -25,10 +25,7 @@ struct DeferredIndexes {
             INSERT INTO phoneDigits (rowid, digits)
                 SELECT contactPk * 128 + position, ltrim(normalized, '+') FROM phone WHERE contactPk > ?
             """,
-        "phone_window_insert": """
-            INSERT OR IGNORE INTO phoneWindow (window, phoneKey)
-                SELECT window, phoneKey FROM phoneWindowOf WHERE contactPk > ? ORDER BY window, phoneKey
-            """,
+        "phone_window_insert": Reindexer.insertPhoneWindowsSQL,
     ]
     private let threshold: Int
     private var dropped: [(name: String, sql: String)] = []

@@ -11,8 +11,8 @@ public struct Diagnosis: Hashable, Sendable {
 
 extension ContactStore {
     /// Checks the database: SQLite's integrity check, foreign keys,
-    /// migrations, the maintained counts and phone windows, the seed and
-    /// the collation.
+    /// migrations, the maintained counts, phone windows, name words and
+    /// attributes, the seed and the collation.
     public func diagnose() throws -> [Diagnosis] {
         let migrations = migrator.migrations
         return try read { db in
@@ -40,11 +40,18 @@ extension ContactStore {
                 detail: countsMatch ? "section and attribute counts match the contacts"
                     : "the kept section or attribute counts differ from the contacts; run contactsdb reindex"))
 
-            let windowsMatch = try Bool.fetchOne(db, sql: Reindexer.phoneWindowsMatchSQL) ?? false
-            findings.append(Diagnosis(
-                check: "phone search", isHealthy: windowsMatch,
-                detail: windowsMatch ? "every number's digit windows are indexed"
-                    : "the indexed digit windows differ from the phones; run contactsdb reindex"))
+            for (check, sql, healthy, problem) in [
+                ("phone search", Reindexer.phoneWindowsMatchSQL, "every number's digit windows are indexed",
+                 "the indexed digit windows differ from the phones"),
+                ("name words", Reindexer.nameWordsMatchSQL, "each contact's name words agree in both places",
+                 "the name words kept with the contacts differ from the name-word index"),
+                ("attributes", Reindexer.attributesMatchSQL, "each contact's attributes match its children",
+                 "some contacts' attributes differ from their phones, emails, addresses or messengers"),
+            ] {
+                let matches = try Bool.fetchOne(db, sql: sql) ?? false
+                findings.append(Diagnosis(
+                    check: check, isHealthy: matches, detail: matches ? healthy : "\(problem); run contactsdb reindex"))
+            }
 
             let seeds = try SeedImporter.imports(db)
             let declined = try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [SeedImporter.declinedKey])

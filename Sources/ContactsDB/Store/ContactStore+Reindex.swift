@@ -64,12 +64,40 @@ enum Reindexer {
 
     /// Recomputes `phoneWindow` from the phones, dropping any stray row.
     static func rebuildPhoneWindows(_ db: Database) throws {
-        try db.execute(sql: """
-            DELETE FROM phoneWindow;
-            INSERT OR IGNORE INTO phoneWindow (window, phoneKey)
-                SELECT window, phoneKey FROM phoneWindowOf ORDER BY window, phoneKey;
-            """)
+        try db.execute(sql: "DELETE FROM phoneWindow")
+        try db.execute(sql: insertPhoneWindowsSQL, arguments: [0])
     }
+
+    /// Writes the windows of the phones of the contacts after `?`.
+    static let insertPhoneWindowsSQL = """
+        INSERT OR IGNORE INTO phoneWindow (window, phoneKey)
+            SELECT window, phoneKey FROM phoneWindowOf WHERE contactPk > ? ORDER BY window, phoneKey
+        """
+
+    /// True when each contact's `nameWords` holds exactly its `nameWord`
+    /// rows (the two plans of a name-prefix filter read one or the other).
+    static let nameWordsMatchSQL = """
+        SELECT NOT EXISTS (
+            SELECT 1 FROM nameWord JOIN contact ON contact.pk = nameWord.contactPk
+            WHERE instr(contact.nameWords || ' ', ' ' || CAST(nameWord.word AS TEXT) || ' ') = 0
+        ) AND NOT EXISTS (
+            SELECT 1 FROM contact
+            WHERE length(nameWords) - length(replace(nameWords, ' ', ''))
+                <> (SELECT count(*) FROM nameWord WHERE contactPk = contact.pk)
+        )
+        """
+
+    /// True when each contact's attribute bits say what its children hold
+    /// (queries skip the child tables its bits rule out).
+    static let attributesMatchSQL: String = {
+        let held = ContactAttributes.named.map { name, attribute in
+            let rows = ["phone", "email", "address"].contains(name)
+                ? "SELECT 1 FROM \(name) WHERE contactPk = contact.pk"
+                : "SELECT 1 FROM messenger WHERE contactPk = contact.pk AND service = '\(name)'"
+            return "EXISTS (\(rows)) * \(attribute.rawValue)"
+        }
+        return "SELECT NOT EXISTS (SELECT 1 FROM contact WHERE attributes <> \(held.joined(separator: " + ")))"
+    }()
 
     /// True when `phoneWindow` holds exactly the windows of the phones.
     static let phoneWindowsMatchSQL = """
