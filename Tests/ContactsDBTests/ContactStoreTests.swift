@@ -153,6 +153,30 @@ import Testing
         #expect(error?.errorDescription == "phones[0].value: \"12-34\" has 4 digits; a phone needs 9 to 15.")
     }
 
+    /// The byte-level control check agrees with Unicode's Cc category over
+    /// U+0000–U+00FF, and names the code point.
+    @Test func controlCharactersAreExactlyUnicodesCc() throws {
+        for value in 0...0xFF {
+            // White space, control or not, is tidied into spaces first.
+            guard let scalar = Unicode.Scalar(value), !scalar.properties.isWhitespace else { continue }
+            let name = "A" + String(Character(scalar)) + "B"
+            let error = captureError { try store.add(ContactDraft(firstName: name, company: "C\(value)")) }
+            if scalar.properties.generalCategory == .control {
+                #expect(error?.errorDescription == String(format: "firstName: contains the control character U+%04X; remove it.", value),
+                        "U+\(String(value, radix: 16))")
+            } else {
+                #expect(error == nil, "U+\(String(value, radix: 16)): \(String(describing: error))")
+            }
+        }
+    }
+
+    @Test func trimmingSkipsOnlyTextsWithoutSpaceAtTheEnds() {
+        for text in ["", "a", " a", "a ", "\u{00A0}a\u{2003}", "\ta\n", "a b", "\u{3000}", "Ёлка", "x\u{85}"] {
+            #expect(Text.trimmed(text) == text.trimmingCharacters(in: .whitespacesAndNewlines), "\(text.debugDescription)")
+            #expect(Text.trimmed(text, in: .whitespaces) == text.trimmingCharacters(in: .whitespaces), "\(text.debugDescription)")
+        }
+    }
+
     @Test func validEdgeCasesAreAccepted() throws {
         let contact = try store.add(ContactDraft(
             company: "Solo", age: 0,

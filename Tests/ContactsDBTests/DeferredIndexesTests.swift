@@ -31,7 +31,11 @@ import Testing
         }
         #expect(phones.count == 3)
         var queries = [ContactQuery(), ContactQuery().filter(.namePrefix("an")), ContactQuery().sorted(by: .lastName, descending: true)]
+        // Whole numbers go through the windows, 4 and 7 digits through FTS5.
+        let digits = phones.map { $0.filter(\.isNumber) }
         queries += phones.map { ContactQuery().filter(.phone($0)) }
+        queries += digits.map { ContactQuery().filter(.phone(String($0.suffix(7)))) }
+        queries += digits.map { ContactQuery().filter(.phone(String($0.dropFirst(4).prefix(4)))) }
         queries += [ContactQuery().filter(.phone("123")), ContactQuery().filter(.has([.phone, .telegram]))]
         for query in queries {
             let ids = try deferred.ids(matching: query)
