@@ -1,5 +1,6 @@
 import ContactsDBTestSupport
 import Foundation
+import GRDB
 import Testing
 
 /// Runs the built `contactsdb` binary as a separate process.
@@ -64,3 +65,10 @@ struct CLIRunner {
     }
 }
 
+/// Every table, index, view and trigger of a database file, with its SQL,
+/// read straight from `sqlite_master`.
+func schemaRows(at path: String) throws -> [Row] {
+    try DatabaseQueue(path: path).read { db in
+        try Row.fetchAll(db, sql: "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name")
+    }
+}

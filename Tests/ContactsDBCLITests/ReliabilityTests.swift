@@ -183,6 +183,38 @@ import Testing
         print("killed import: 6 trials, \(killedMidway) killed midway, \(6 - killedMidway) finished")
     }
 
+    /// An import large enough to drop and rebuild its indexes (6,000
+    /// contacts into an empty database), killed late, where the indexes
+    /// are gone or being rebuilt: the next open finds the schema whole and
+    /// the import there whole or not at all.
+    @Test func aKilledImportWhileItsIndexesAreDroppedLeavesAllOrNothing() throws {
+        let template = directory.path("deferred.sqlite")
+        #expect(try cli.run(db: template, ["init", "--no-seed"]).exitCode == 0)
+        let schema = try schemaRows(at: template)
+        let file = directory.write("deferred.json", try ContactsFixture.json(count: 6000))
+        // Time one whole import, then kill others in its last quarter, past
+        // the 5,000th contact, when the indexes are dropped.
+        let timed = directory.path("timed.sqlite")
+        try FileManager.default.copyItem(atPath: template, toPath: timed)
+        let start = Date()
+        #expect(try cli.run(db: timed, ["import", file]).exitCode == 0)
+        let duration = Date().timeIntervalSince(start)
+        var random = SplitMix64(seed: 17)
+        var outcomes = (killed: 0, finished: 0)
+        for trial in 0..<5 {
+            let db = directory.path("deferred\(trial).sqlite")
+            try FileManager.default.copyItem(atPath: template, toPath: db)
+            let delay = duration * (0.75 + Double(random.below(250)) / 1000)
+            let completed = try Self.run(["--db", db, "import", file], killedAfter: Int(delay * 1_000_000))
+            let found = try count(db)
+            #expect(found == 6000 || (!completed && found == 0), "trial \(trial) left \(found) contacts")
+            if found == 0 { outcomes.killed += 1 } else { outcomes.finished += 1 }
+            #expect(try schemaRows(at: db) == schema, "trial \(trial) changed the schema")
+            #expect(try cli.run(db: db, ["doctor"]).exitCode == 0)
+        }
+        print("killed deferred import: 5 trials, \(outcomes.killed) killed before the commit, \(outcomes.finished) finished")
+    }
+
     /// `migrate` killed with SIGKILL at random moments on a database at
     /// schema version 1: the next open finds it intact, and each later
     /// migration applied whole or not at all (each is its own transaction).

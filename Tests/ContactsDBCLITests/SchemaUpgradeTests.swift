@@ -99,12 +99,7 @@ import Testing
         #expect(try cli.run(db: upgraded, ["migrate"]).exitCode == 0)
         let fresh = directory.path("fresh.sqlite")
         #expect(try cli.run(db: fresh, ["init", "--no-seed"]).exitCode == 0)
-        func schema(_ path: String) throws -> [Row] {
-            try DatabaseQueue(path: path).read { db in
-                try Row.fetchAll(db, sql: "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name")
-            }
-        }
-        let upgradedSchema = try schema(upgraded), freshSchema = try schema(fresh)
+        let upgradedSchema = try schemaRows(at: upgraded), freshSchema = try schemaRows(at: fresh)
         #expect(upgradedSchema == freshSchema)
         #expect(freshSchema.contains { $0["name"] == "groupMember" })
     }
