@@ -188,7 +188,7 @@ extension ContactStore {
     /// How many contacts match `query`'s filters (its page is ignored).
     public func count(matching query: ContactQuery) throws -> Int {
         try read { db in
-            _ = try QueryPlanner.plan(query, db)
+            try QueryPlanner.checkGroups(query, db)
             let (sql, arguments) = query.countStatement()
             return try Int.fetchOne(db.cachedStatement(sql: sql), arguments: arguments) ?? 0
         }
@@ -198,7 +198,7 @@ extension ContactStore {
     /// filters, in index order, with their counts.
     public func sections(matching query: ContactQuery) throws -> [SectionCount] {
         try read { db in
-            _ = try QueryPlanner.plan(query, db)
+            try QueryPlanner.checkGroups(query, db)
             let (sql, arguments) = query.sectionsStatement()
             var sections: [SectionCount] = []
             try db.forEachRow(sql, arguments) { sections.append(SectionCount(sectionKey: $0.text(0), count: $0.int(1))) }
@@ -227,12 +227,18 @@ extension ContactStore {
 /// Looks at the data to choose between plans SQLite cannot tell apart
 /// without statistics.
 enum QueryPlanner {
-    /// Checks the query against the data (every group it names exists)
-    /// and chooses its plan.
+    /// Checks that every group the query names exists.
+    ///
+    /// - throws: `.groupNotFound`.
+    static func checkGroups(_ query: ContactQuery, _ db: Database) throws {
+        for case .group(let name) in query.filters { _ = try GroupWriter.existingPK(named: name, db) }
+    }
+
+    /// Checks the query's groups and chooses the plan of its page.
     ///
     /// - throws: `.groupNotFound`.
     static func plan(_ query: ContactQuery, _ db: Database) throws -> QueryPlan {
-        for case .group(let name) in query.filters { _ = try GroupWriter.existingPK(named: name, db) }
+        try checkGroups(query, db)
         var plan = QueryPlan()
         guard let limit = query.limit else { return plan }  // every match is needed anyway
         let prefixes = query.filters.flatMap { filter -> [Data] in
