@@ -58,11 +58,11 @@ struct Migrator {
 
     // MARK: - Applying
 
-    /// Applies every pending migration, each in its own transaction, and
-    /// returns their identifiers. A failing migration is rolled back whole
-    /// and the error names it; the ones before it stay applied.
-    func migrate(_ writer: some DatabaseWriter) throws -> [String] {
-        let pending = try writer.read { db in try status(db).pending }
+    /// Applies `pending` (from ``status(_:)``), each in its own
+    /// transaction, and returns their identifiers. A failing migration is
+    /// rolled back whole and the error names it; the ones before it stay
+    /// applied. One applied meanwhile by another process is skipped.
+    func migrate(_ pending: [SchemaMigration], _ writer: some DatabaseWriter) throws -> [String] {
         let migrator = makeDatabaseMigrator()
         for migration in pending {
             do {

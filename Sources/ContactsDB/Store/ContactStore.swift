@@ -103,11 +103,14 @@ public final class ContactStore: Sendable {
         writer = queue
         var report = OpenReport()
         try DatabaseErrorMapping.mapping(path: path) {
-            try queue.read { db in try migrator.checkCompatibility(db, path: path) }
-            if usesWAL, let first = try queue.read({ db in try migrator.status(db).pending.first }) {
+            let pending = try queue.read { db in
+                try migrator.checkCompatibility(db, path: path)
+                return try migrator.status(db).pending
+            }
+            if usesWAL, let first = pending.first {
                 report.backupBeforeMigration = try DatabaseBackup.beforeMigration(queue, at: path, migration: first.identifier)
             }
-            report.appliedMigrations = try migrator.migrate(queue)
+            report.appliedMigrations = try migrator.migrate(pending, queue)
             if usesWAL {
                 try queue.writeWithoutTransaction { db in
                     if try String.fetchOne(db, sql: "PRAGMA journal_mode") != "wal" {
@@ -118,14 +121,17 @@ public final class ContactStore: Sendable {
                     try db.execute(sql: "PRAGMA synchronous = NORMAL")
                 }
             }
-            // Each is checked in a read first, so that an open that has
+            // Both are checked in one read first, so that an open that has
             // nothing to do never waits for another process's write lock,
             // and checked again inside the write for a concurrent open.
-            if try queue.read(Reindexer.isCollationOutdated) {
+            let (isCollationOutdated, isUnsettled) = try queue.read { db in
+                (try Reindexer.isCollationOutdated(db), try SeedImporter.isUnsettled(db))
+            }
+            if isCollationOutdated {
                 let reindexed = try queue.write(Reindexer.reindexIfCollationChanged)
                 report.reindexedContacts = reindexed.flatMap { $0 > 0 ? $0 : nil }
             }
-            if options.seedsOnFirstOpen, try queue.read(SeedImporter.isUnsettled) {
+            if options.seedsOnFirstOpen, isUnsettled {
                 report.seedImport = try queue.write(SeedImporter.seedIfFirstOpen)
             }
         }
