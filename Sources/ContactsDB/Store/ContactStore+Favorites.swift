@@ -17,9 +17,7 @@ extension ContactStore {
     public func favorite(ids: [String]) throws {
         try write { db in
             let favorites = FavoriteList(db)
-            for pk in try ContactReader.pks(ids: ids, db) where try favorites.position(of: pk) == nil {
-                try favorites.append(pk)
-            }
+            for pk in try ContactReader.pks(ids: ids, db) { try favorites.append(pk) }
         }
     }
 
@@ -57,10 +55,11 @@ struct FavoriteList {
         try Int.fetchOne(db.cachedStatement(sql: "SELECT favoritePosition FROM contact WHERE pk = ?"), arguments: [pk])
     }
 
+    /// Puts the contact last, unless it is a favorite already.
     func append(_ pk: Int64) throws {
-        guard try position(of: pk) == nil else { return }
-        try db.cachedStatement(sql: "UPDATE contact SET favoritePosition = (\(Self.nextPositionSQL)) WHERE pk = ?")
-            .execute(arguments: [pk])
+        try db.cachedStatement(sql: """
+            UPDATE contact SET favoritePosition = (\(Self.nextPositionSQL)) WHERE pk = ? AND favoritePosition IS NULL
+            """).execute(arguments: [pk])
     }
 
     /// The WHERE lets max() read the partial index instead of every row.
@@ -68,8 +67,7 @@ struct FavoriteList {
         "SELECT coalesce(max(favoritePosition), 0) + 1 FROM contact WHERE favoritePosition IS NOT NULL"
 
     func insert(_ pk: Int64, at position: Int) throws {
-        let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM contact WHERE favoritePosition IS NOT NULL") ?? 0
-        let target = min(position, count + 1)
+        let target = min(position, try Int.fetchOne(db.cachedStatement(sql: Self.nextPositionSQL)) ?? 1)
         try db.execute(sql: "UPDATE contact SET favoritePosition = favoritePosition + 1 WHERE favoritePosition >= ?",
                        arguments: [target])
         try db.execute(sql: "UPDATE contact SET favoritePosition = ? WHERE pk = ?", arguments: [target, pk])

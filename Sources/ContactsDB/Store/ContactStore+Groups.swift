@@ -53,9 +53,8 @@ extension ContactStore {
     public func addContacts(ids: [String], toGroup name: String) throws {
         try write { db in
             let group = try GroupWriter.existingPK(named: name, db)
-            for pk in try ContactReader.pks(ids: ids, db) {
-                try db.execute(sql: "INSERT OR IGNORE INTO groupMember (groupPk, contactPk) VALUES (?, ?)", arguments: [group, pk])
-            }
+            let insert = try db.cachedStatement(sql: "INSERT OR IGNORE INTO groupMember (groupPk, contactPk) VALUES (?, ?)")
+            for pk in try ContactReader.pks(ids: ids, db) { try insert.execute(arguments: [group, pk]) }
         }
     }
 
@@ -64,9 +63,8 @@ extension ContactStore {
     public func removeContacts(ids: [String], fromGroup name: String) throws {
         try write { db in
             let group = try GroupWriter.existingPK(named: name, db)
-            for pk in try ContactReader.pks(ids: ids, db) {
-                try db.execute(sql: "DELETE FROM groupMember WHERE groupPk = ? AND contactPk = ?", arguments: [group, pk])
-            }
+            let delete = try db.cachedStatement(sql: "DELETE FROM groupMember WHERE groupPk = ? AND contactPk = ?")
+            for pk in try ContactReader.pks(ids: ids, db) { try delete.execute(arguments: [group, pk]) }
         }
     }
 }
@@ -74,6 +72,8 @@ extension ContactStore {
 /// Writes groups and memberships; names are unique whatever their case.
 struct GroupWriter {
     private let insertGroup, insertMember: SQLiteStatement
+    /// The groups a write creates are created at the write's time.
+    private let now = Timestamp.string(from: Date())
 
     init(_ db: Database) throws {
         insertGroup = try SQLiteStatement(db, "INSERT OR IGNORE INTO contactGroup (name, nameKey, createdAt) VALUES (?, ?, ?)")
@@ -85,12 +85,14 @@ struct GroupWriter {
 
     static func key(_ name: String) -> String { Text.tidy(name).lowercased() }
 
+    /// Creates the group unless one has its name in any case.
     func create(_ name: String) throws {
-        try insertGroup.execute(.text(name), .text(Self.key(name)), .text(Timestamp.string(from: Date())))
+        try insertGroup.execute(.text(name), .text(Self.key(name)), .text(now))
     }
 
-    func add(_ contact: Int64, toGroupNamed name: String, creatingIt: Bool) throws {
-        if creatingIt { try create(name) }
+    /// Adds the contact to the group, creating the group if need be.
+    func add(_ contact: Int64, toGroupNamed name: String) throws {
+        try create(name)
         try insertMember.execute(.int(Int(contact)), .text(Self.key(name)))
     }
 

@@ -176,7 +176,7 @@ final class ContactWriter {
             try insertMessenger.execute(contact, .int(position), .text(messenger.service), .text(messenger.handle))
         }
         for name in draft.groups {
-            try groups.add(pk, toGroupNamed: name, creatingIt: true)
+            try groups.add(pk, toGroupNamed: name)
         }
     }
 }
