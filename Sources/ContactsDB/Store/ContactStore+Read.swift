@@ -63,11 +63,15 @@ enum ContactReader {
     /// unknown ids are skipped.
     static func stored(ids: [String], _ db: Database) throws -> [StoredContact] {
         var byID: [String: StoredContact] = [:]
-        for chunk in ids.chunked(into: 500) {
-            let sql = "SELECT \(contactColumns) FROM contact WHERE id IN (\(placeholders(chunk.count)))"
-            for stored in try fetch(sql, StatementArguments(chunk), db) { byID[stored.contact.id] = stored }
-        }
+        let sql = "SELECT \(contactColumns) FROM contact WHERE id IN (SELECT value FROM json_each(?))"
+        for stored in try fetch(sql, [jsonArray(ids)], db) { byID[stored.contact.id] = stored }
         return ids.compactMap { byID[$0] }
+    }
+
+    /// The ids as one JSON array, bound to `json_each(?)`: one statement
+    /// whatever their number.
+    private static func jsonArray(_ ids: [String]) -> String {
+        "[" + ids.map(JSONText.quote).joined(separator: ",") + "]"
     }
 
     /// The rows of a statement that selects `contactColumns`, in order.
@@ -89,12 +93,14 @@ enum ContactReader {
     ///
     /// - throws: `.contactsNotFound` naming every unknown id.
     static func pks(ids: [String], _ db: Database) throws -> [Int64] {
-        let stored = try self.stored(ids: ids, db)
-        let found = Set(stored.map(\.contact.id))
+        var byID: [String: Int64] = [:]
+        try db.forEachRow("SELECT id, pk FROM contact WHERE id IN (SELECT value FROM json_each(?))", [jsonArray(ids)]) {
+            byID[$0.text(0)] = $0.int64(1)
+        }
         var seen: Set<String> = []
-        let missing = ids.filter { !found.contains($0) && seen.insert($0).inserted }
+        let missing = ids.filter { byID[$0] == nil && seen.insert($0).inserted }
         guard missing.isEmpty else { throw ContactsDBError.contactsNotFound(ids: missing) }
-        return stored.map(\.pk)
+        return ids.compactMap { byID[$0] }
     }
 
     /// The statement that reads `columns` of a child table for the contacts
@@ -162,10 +168,6 @@ enum ContactReader {
             result[offset].groups.sort { Collation.compare($0, $1) < 0 }
         }
         return result
-    }
-
-    static func placeholders(_ count: Int) -> String {
-        Array(repeating: "?", count: count).joined(separator: ", ")
     }
 }
 
