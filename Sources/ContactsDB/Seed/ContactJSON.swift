@@ -70,7 +70,7 @@ public struct ContactJSON: Sendable {
 
     /// Reads a contacts file (an array, or `{"contacts": [...]}`) one contact
     /// at a time and calls `body` with its path (`contacts[3]`), the bytes
-    /// read so far and the contact.
+    /// read up to its end and the contact.
     static func forEachContact(
         in data: Data, source: String, allowingSingleContact: Bool = false,
         _ body: (String, Int, ContactJSON) throws -> Void
@@ -92,7 +92,8 @@ public struct ContactJSON: Sendable {
             }
             try reader.readArray { reader, index in
                 let path = "contacts[\(index)]"
-                try body(path, reader.position, try read(&reader, at: path))
+                let contact = try read(&reader, at: path)
+                try body(path, reader.position, contact)
             }
         }
         switch reader.peekKind() {
@@ -100,7 +101,8 @@ public struct ContactJSON: Sendable {
             try readContacts(&reader)
         case .object:
             if allowingSingleContact, !startsWithContactsKey(reader) {
-                try body("", reader.position, try read(&reader, at: ""))
+                let contact = try read(&reader, at: "")
+                try body("", reader.position, contact)
                 break
             }
             var sawContacts = false

@@ -43,7 +43,7 @@ final class MappedFile {
     func release(upTo offset: Int) {
         guard let base, offset - released >= Self.releaseStep else { return }
         let end = offset / Self.pageSize * Self.pageSize
-        madvise(base, end, MADV_DONTNEED)
+        madvise(base + released, end - released, MADV_DONTNEED)
         released = end
     }
 }
