@@ -42,9 +42,8 @@ extension ContactStore {
     ///   `.duplicateContactID`; nothing is written.
     @discardableResult
     public func importContacts(_ data: Data, source: String, progress: ImportProgress? = nil) throws -> Int {
-        try data.withUnsafeBytes { raw in
-            let input = ContactsInput(bytes: raw.bindMemory(to: UInt8.self), source: source, release: nil)
-            return try write { db in try SeedImporter.insertAll(input, progress: progress, db) }
+        try ContactsInput.with(data, source: source) { input in
+            try write { db in try SeedImporter.insertAll(input, progress: progress, db) }
         }
     }
 
@@ -54,8 +53,7 @@ extension ContactStore {
     @discardableResult
     public func importContacts(fromFileAt path: String, progress: ImportProgress? = nil) throws -> Int {
         let file = try MappedFile(path: path)
-        let input = ContactsInput(bytes: file.bytes, source: (path as NSString).lastPathComponent, release: file.release)
-        return try write { db in try SeedImporter.insertAll(input, progress: progress, db) }
+        return try write { db in try SeedImporter.insertAll(ContactsInput(file, path: path), progress: progress, db) }
     }
 
     // MARK: - Seeding
@@ -63,17 +61,15 @@ extension ContactStore {
     /// Imports a seed once per database: a second call with the same bytes
     /// reports the first import and writes nothing.
     public func seed(_ data: Data, source: String, progress: ImportProgress? = nil) throws -> SeedOutcome {
-        try data.withUnsafeBytes { raw in
-            let input = ContactsInput(bytes: raw.bindMemory(to: UInt8.self), source: source, release: nil)
-            return try write { db in try SeedImporter.seed(input, progress: progress, db) }
+        try ContactsInput.with(data, source: source) { input in
+            try write { db in try SeedImporter.seed(input, progress: progress, db) }
         }
     }
 
     /// ``seed(_:source:progress:)`` from a file, in bounded memory.
     public func seed(fromFileAt path: String, progress: ImportProgress? = nil) throws -> SeedOutcome {
         let file = try MappedFile(path: path)
-        let input = ContactsInput(bytes: file.bytes, source: (path as NSString).lastPathComponent, release: file.release)
-        return try write { db in try SeedImporter.seed(input, progress: progress, db) }
+        return try write { db in try SeedImporter.seed(ContactsInput(file, path: path), progress: progress, db) }
     }
 
     /// Records that this database declines the bundled seed: no open will
@@ -109,6 +105,24 @@ struct ContactsInput: @unchecked Sendable {
     var bytes: UnsafeBufferPointer<UInt8>
     var source: String
     var release: ((Int) -> Void)?
+
+    /// A mapped file, named by its last path component in errors.
+    init(_ file: MappedFile, path: String) {
+        self.init(bytes: file.bytes, source: (path as NSString).lastPathComponent, release: file.release)
+    }
+
+    private init(bytes: UnsafeBufferPointer<UInt8>, source: String, release: ((Int) -> Void)?) {
+        self.bytes = bytes
+        self.source = source
+        self.release = release
+    }
+
+    /// Runs `body` with the bytes of `data`, which has no pages to hand back.
+    static func with<T>(_ data: Data, source: String, _ body: (ContactsInput) throws -> T) rethrows -> T {
+        try data.withUnsafeBytes { raw in
+            try body(ContactsInput(bytes: raw.bindMemory(to: UInt8.self), source: source, release: nil))
+        }
+    }
 }
 
 /// The SQL side of seeding and importing.
@@ -120,9 +134,8 @@ enum SeedImporter {
     /// processes opening a new database import it once.
     static func seedIfFirstOpen(_ db: Database) throws -> SeedImport? {
         guard try isUnsettled(db) else { return nil }
-        let outcome = try BundledSeed.data.withUnsafeBytes { raw in
-            try seed(ContactsInput(bytes: raw.bindMemory(to: UInt8.self), source: BundledSeed.source, release: nil),
-                     progress: nil, db)
+        let outcome = try ContactsInput.with(BundledSeed.data, source: BundledSeed.source) { input in
+            try seed(input, progress: nil, db)
         }
         guard case let .imported(record) = outcome else { return nil }
         return record
