@@ -15,7 +15,7 @@ enum ContactValidator {
     ///   for a contact given on its own. Field paths below it are
     ///   autoclosures, built only when an error names one.
     static func validated(_ draft: ContactDraft, at path: String = "") throws -> ContactDraft {
-        func field(_ name: String) -> String { path.isEmpty ? name : "\(path).\(name)" }
+        func field(_ name: String) -> String { JSONPath.join(path, name) }
         var result = draft
         if let id = draft.id {
             let tidied = Text.trimmed(id, in: .whitespaces)
@@ -52,7 +52,7 @@ enum ContactValidator {
         // A set of names, kept in name order as the engine returns them.
         result.groups = try draft.groups.enumerated().compactMap { index, name in
             let name = try groupName(name, at: field("groups[\(index)]"))
-            return groupKeys.insert(name.lowercased()).inserted ? name : nil
+            return groupKeys.insert(GroupWriter.key(name)).inserted ? name : nil
         }.sorted { Collation.compare($0, $1) < 0 }
         return result
     }
@@ -66,11 +66,9 @@ enum ContactValidator {
             (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || " -.()".utf8.contains(byte)
                 || (byte == UInt8(ascii: "+") && offset == 0)
         }
-        if !value.utf8.enumerated().allSatisfy({ isAllowed($1, at: $0) }) {
-            // ASCII scalars are single bytes, so offsets agree up to the first other one.
-            let scalar = value.unicodeScalars.enumerated()
-                .first { !$1.isASCII || !isAllowed(UInt8($1.value), at: $0) }!.element
-            try require(false, "\(path()).value",
+        if let (_, scalar) = value.unicodeScalars.enumerated()
+            .first(where: { !$1.isASCII || !isAllowed(UInt8($1.value), at: $0) }) {
+            throw ContactsDBError.invalidContact(field: "\(path()).value", reason:
                 "\(quoted(value)) contains \(quoted(String(scalar))); a phone holds digits, an optional leading \"+\", and only spaces, dashes, dots and parentheses besides.")
         }
         let digitCount = value.utf8.count { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
