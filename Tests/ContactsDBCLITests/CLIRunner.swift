@@ -63,6 +63,13 @@ struct CLIRunner {
     func run(db: String, _ arguments: [String], stdin: String? = nil) throws -> Result {
         try run(["--db", db] + arguments, stdin: stdin)
     }
+
+    /// `query --count`, which must succeed.
+    func count(_ db: String) throws -> Int {
+        let result = try run(db: db, ["query", "--count"])
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        return Int(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+    }
 }
 
 /// Every table, index, view and trigger of a database file, with its SQL,

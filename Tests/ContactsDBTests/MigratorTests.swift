@@ -138,10 +138,11 @@ import Testing
 
     @Test func foreignKeysAreEnforced() throws {
         let store = try ContactStore.makeEmpty()
-        #expect(throws: (any Error).self) {
+        let error = #expect(throws: DatabaseError.self) {
             try store.writer.write { db in
                 try db.execute(sql: "INSERT INTO phone (contactPk, position, type, value, normalized) VALUES (424242, 0, 'mobile', '1', '1')")
             }
         }
+        #expect(error?.extendedResultCode == .SQLITE_CONSTRAINT_FOREIGNKEY)
     }
 }
