@@ -27,7 +27,16 @@ public struct SchemaMigration: Hashable, Sendable {
 }
 
 enum Checksum {
+    /// Lower-case hex. Every process checksums the bundled migrations, so
+    /// the digits are written directly rather than by String(format:).
     static func sha256(_ bytes: some DataProtocol) -> String {
-        SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
+        let digits = Array("0123456789abcdef".utf8)
+        var hex: [UInt8] = []
+        hex.reserveCapacity(64)
+        for byte in SHA256.hash(data: bytes) {
+            hex.append(digits[Int(byte >> 4)])
+            hex.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: hex, as: UTF8.self)
     }
 }
