@@ -41,6 +41,9 @@ enum Collation {
         withUTF16(a) { a, aLength in withUTF16(b) { b, bLength in Int(cicu_compare(a, aLength, b, bLength)) } }
     }
 
+    /// True when `a` sorts before `b`, for `sorted(by:)`.
+    static func precedes(_ a: String, _ b: String) -> Bool { compare(a, b) < 0 }
+
     /// Case- and accent-insensitive form of `text`, as ICU's primary
     /// strength reads it: `Ё` → `е`, `É` → `e`, `ß` → `ss`, `ς` → `σ`, but
     /// `Й` stays `й`.

@@ -25,7 +25,10 @@ struct DeferredIndexes {
             INSERT INTO phoneDigits (rowid, digits)
                 SELECT contactPk * 128 + position, ltrim(normalized, '+') FROM phone WHERE contactPk > ?
             """,
-        "phone_window_insert": Reindexer.insertPhoneWindowsSQL,
+        "phone_window_insert": """
+            INSERT OR IGNORE INTO phoneWindow (window, phoneKey)
+                SELECT window, phoneKey FROM phoneWindowOf WHERE contactPk > ? ORDER BY window, phoneKey
+            """,
     ]
     private let threshold: Int
     private var dropped: [(name: String, sql: String)] = []

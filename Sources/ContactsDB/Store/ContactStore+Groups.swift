@@ -17,7 +17,7 @@ extension ContactStore {
                 SELECT name, (SELECT count(*) FROM groupMember WHERE groupPk = contactGroup.pk) FROM contactGroup
                 """)
                 .map { ContactGroup(name: $0[0], memberCount: $0[1]) }
-                .sorted { Collation.compare($0.name, $1.name) < 0 }
+                .sorted { Collation.precedes($0.name, $1.name) }
         }
     }
 

@@ -165,7 +165,7 @@ enum ContactReader {
             }
         }
         for offset in result.indices where result[offset].groups.count > 1 {
-            result[offset].groups.sort { Collation.compare($0, $1) < 0 }
+            result[offset].groups.sort(by: Collation.precedes)
         }
         return result
     }

@@ -36,6 +36,9 @@ enum Reindexer {
     static func reindexAll(_ db: Database) throws -> Int {
         let ids = try String.fetchAll(db, sql: "SELECT id FROM contact")
         let writer = try ContactWriter(db)
+        // Emptied first, the phones' triggers write back exactly their
+        // windows as each contact is replaced, and no stray row survives.
+        try db.execute(sql: "DELETE FROM phoneWindow")
         for chunk in ids.chunked(into: 500) {
             let stored = try ContactReader.stored(ids: Array(chunk), db)
             for (pk, contact) in zip(stored.map(\.pk), try ContactReader.withChildren(stored, db)) {
@@ -43,7 +46,6 @@ enum Reindexer {
             }
         }
         try rebuildCounts(db)
-        try rebuildPhoneWindows(db)
         try db.execute(
             sql: "INSERT OR REPLACE INTO setting (key, value) VALUES (?, ?)",
             arguments: [versionKey, Collation.version])
@@ -61,18 +63,6 @@ enum Reindexer {
                 SELECT attributes, count(*) FROM contact GROUP BY attributes;
             """)
     }
-
-    /// Recomputes `phoneWindow` from the phones, dropping any stray row.
-    static func rebuildPhoneWindows(_ db: Database) throws {
-        try db.execute(sql: "DELETE FROM phoneWindow")
-        try db.execute(sql: insertPhoneWindowsSQL, arguments: [0])
-    }
-
-    /// Writes the windows of the phones of the contacts after `?`.
-    static let insertPhoneWindowsSQL = """
-        INSERT OR IGNORE INTO phoneWindow (window, phoneKey)
-            SELECT window, phoneKey FROM phoneWindowOf WHERE contactPk > ? ORDER BY window, phoneKey
-        """
 
     /// True when each contact's `nameWords` holds exactly its `nameWord`
     /// rows (the two plans of a name-prefix filter read one or the other).

@@ -53,7 +53,7 @@ enum ContactValidator {
         result.groups = try draft.groups.enumerated().compactMap { index, name in
             let name = try groupName(name, at: field("groups[\(index)]"))
             return groupKeys.insert(GroupWriter.key(name)).inserted ? name : nil
-        }.sorted { Collation.compare($0, $1) < 0 }
+        }.sorted(by: Collation.precedes)
         return result
     }
 
