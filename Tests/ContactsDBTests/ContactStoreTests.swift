@@ -130,6 +130,8 @@ import Testing
         (ContactDraft(firstName: "A", emails: [Email(value: "@example.com")]), "emails[0].value"),
         (ContactDraft(firstName: "A", emails: [Email(value: "a@localhost")]), "emails[0].value"),
         (ContactDraft(firstName: "A", emails: [Email(value: "a b@example.com")]), "emails[0].value"),
+        (ContactDraft(firstName: "A", emails: [Email(value: "a\u{00A0}b@example.com")]), "emails[0].value"),
+        (ContactDraft(firstName: "A", emails: [Email(value: "a@exam\u{2003}ple.com")]), "emails[0].value"),
         (ContactDraft(firstName: "A", emails: [Email(value: "a@example..com")]), "emails[0].value"),
         (ContactDraft(firstName: "A", messengers: [Messenger(service: "icq", handle: "123")]), "messengers[0].service"),
         (ContactDraft(firstName: "A", messengers: [Messenger(service: "telegram", handle: "  ")]), "messengers[0].handle"),
@@ -181,7 +183,7 @@ import Testing
         let contact = try store.add(ContactDraft(
             company: "Solo", age: 0,
             phones: [Phone(value: "123456789"), Phone(value: "+123 456 789 012 345"), Phone(value: "(02) 123.4567")],
-            emails: [Email(value: "x@a.b")],
+            emails: [Email(value: "x@a.b"), Email(value: "jürgen@bücher.de")],
             messengers: MessengerService.allCases.map { Messenger(service: $0.rawValue.uppercased(), handle: "h") }))
         #expect(contact.messengers.map(\.service) == MessengerService.allCases.map(\.rawValue))
         #expect(try store.add(ContactDraft(firstName: "Old", age: 999)).age == 999)

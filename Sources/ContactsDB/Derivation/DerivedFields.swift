@@ -41,14 +41,13 @@ struct DerivedFields: Sendable {
         companyKey = draft.company.map(Collation.key)
         companyFolded = draft.company.map(Collation.fold)
         attributes = ContactAttributes(draft)
-        var words: [Data] = []
+        var words: [String] = []
         let names = [draft.firstName, draft.lastName, draft.company].compactMap { $0 }
-        for word in names.map(Collation.fold).flatMap(Text.words) {
-            let key = Data(word.utf8)
-            if !words.contains(key) { words.append(key) }
+        for word in names.map(Collation.fold).flatMap(Text.words).map(String.init) where !words.contains(word) {
+            words.append(word)
         }
-        nameWords = words
-        nameWordsText = words.map { " " + String(decoding: $0, as: UTF8.self) }.joined()
+        nameWords = words.map { Data($0.utf8) }
+        nameWordsText = words.map { " " + $0 }.joined()
         phonesNormalized = draft.phones.map { PhoneNumber($0.value).normalized }
         emailsFolded = draft.emails.map { Collation.fold($0.value) }
         addressesFolded = draft.addresses.map { (Collation.fold($0.city), Collation.fold($0.country)) }

@@ -127,6 +127,10 @@ enum ContactValidator {
     /// One "@" between a non-empty local part and a domain of two or more
     /// non-empty dot-separated labels; no white space anywhere.
     private static func isEmailAddress(_ value: String) -> Bool {
+        // ASCII white space is refused byte by byte below; other spaces here.
+        if value.utf8.contains(where: { $0 >= 0x80 }), value.unicodeScalars.contains(where: \.properties.isWhitespace) {
+            return false
+        }
         var atCount = 0, localLength = 0, labelLength = 0, labels = 0
         for byte in value.utf8 {
             switch byte {
@@ -137,8 +141,7 @@ enum ContactValidator {
                 guard labelLength > 0 else { return false }
                 labels += 1
                 labelLength = 0
-            case 0x09...0x0D, 0x20, 0xC2, 0xE1, 0xE2, 0xE3:  // ASCII and lead bytes of Unicode spaces
-                if byte >= 0xC2, !value.unicodeScalars.contains(where: \.properties.isWhitespace) { fallthrough }
+            case 0x09...0x0D, 0x20:
                 return false
             default:
                 if atCount == 0 { localLength += 1 } else { labelLength += 1 }
