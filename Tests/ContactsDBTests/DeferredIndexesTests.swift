@@ -98,7 +98,7 @@ extension ContactStore {
 
     /// True when `phoneWindow` holds exactly the windows of the phones.
     func phoneWindowsMatchPhones() throws -> Bool {
-        try read { db in try Bool.fetchOne(db, sql: Reindexer.phoneWindowsMatchSQL) ?? false }
+        try read { db in try HealthChecks.holds(.phoneWindowsMatch, db) }
     }
 
     func schema() throws -> [Row] {

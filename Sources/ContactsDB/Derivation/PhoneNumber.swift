@@ -81,3 +81,12 @@ struct PhoneNumber: Sendable {
         return "\(area)-\(exchange)-\(subscriber.suffix(4))"
     }
 }
+
+extension Phone {
+    /// The number in E.164 form, where its country is known.
+    public var e164: String? { PhoneNumber(value).e164 }
+
+    /// The number as an address book shows it: the Russian mask for +7,
+    /// the hyphenated national form for +82, otherwise as stored.
+    public var displayValue: String { PhoneNumber(value).display }
+}

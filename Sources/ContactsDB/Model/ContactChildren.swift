@@ -13,13 +13,6 @@ public struct Phone: Hashable, Sendable {
         self.type = type
         self.value = value
     }
-
-    /// The number in E.164 form, where its country is known.
-    public var e164: String? { PhoneNumber(value).e164 }
-
-    /// The number as an address book shows it: the Russian mask for +7,
-    /// the hyphenated national form for +82, otherwise as stored.
-    public var displayValue: String { PhoneNumber(value).display }
 }
 
 public struct Email: Hashable, Sendable {

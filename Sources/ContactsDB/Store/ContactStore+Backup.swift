@@ -45,7 +45,7 @@ enum DatabaseBackup {
     /// nothing to keep.
     static func beforeMigration(_ queue: DatabaseQueue, at path: String, migration: String) throws -> String? {
         let holdsContacts = try queue.read { db in
-            try db.tableExists("contact") && (try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM contact)") ?? false)
+            try ContactReader.holdsContacts(db)
         }
         guard holdsContacts else { return nil }
         let stamp = Timestamp.string(from: Date()).filter { $0.isNumber || $0 == "T" }

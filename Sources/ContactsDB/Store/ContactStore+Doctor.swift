@@ -17,15 +17,15 @@ extension ContactStore {
         let migrations = migrator.migrations
         return try read { db in
             var findings: [Diagnosis] = []
-            let integrity = try String.fetchAll(db, sql: "PRAGMA integrity_check")
+            let integrity = try HealthChecks.integrity(db)
             findings.append(integrity == ["ok"]
                 ? Diagnosis(check: "integrity", isHealthy: true, detail: "SQLite's integrity check passes")
                 : Diagnosis(check: "integrity", isHealthy: false, detail: "\(integrity.prefix(3).joined(separator: "; ")); restore the file from a backup (contactsdb backup makes one)"))
 
-            let orphans = try Row.fetchAll(db, sql: "PRAGMA foreign_key_check")
+            let orphans = try HealthChecks.orphanTables(db)
             findings.append(orphans.isEmpty
                 ? Diagnosis(check: "foreign keys", isHealthy: true, detail: "every child row has its contact")
-                : Diagnosis(check: "foreign keys", isHealthy: false, detail: "\(orphans.count) rows point at missing contacts (first in \(orphans[0]["table"] as String? ?? "?")); export what you need and rebuild, or restore a backup"))
+                : Diagnosis(check: "foreign keys", isHealthy: false, detail: "\(orphans.count) rows point at missing contacts (first in \(orphans[0])); export what you need and rebuild, or restore a backup"))
 
             let status = try migrator.status(db)
             findings.append(Diagnosis(
@@ -34,27 +34,27 @@ extension ContactStore {
                     ? "at \(migrations.last?.identifier ?? "none") (\(status.applied.count) applied, checksums match)"
                     : "pending: \(status.pending.map(\.identifier).joined(separator: ", ")); run contactsdb migrate"))
 
-            let countsMatch = try Bool.fetchOne(db, sql: Reindexer.countsMatchSQL) ?? false
+            let countsMatch = try HealthChecks.holds(.countsMatch, db)
             findings.append(Diagnosis(
                 check: "counts", isHealthy: countsMatch,
                 detail: countsMatch ? "section and attribute counts match the contacts"
                     : "the kept section or attribute counts differ from the contacts; run contactsdb reindex"))
 
-            for (check, sql, healthy, problem) in [
-                ("phone search", Reindexer.phoneWindowsMatchSQL, "every number's digit windows are indexed",
+            for (check, condition, healthy, problem): (String, HealthChecks.Condition, String, String) in [
+                ("phone search", .phoneWindowsMatch, "every number's digit windows are indexed",
                  "the indexed digit windows differ from the phones"),
-                ("name words", Reindexer.nameWordsMatchSQL, "each contact's name words agree in both places",
+                ("name words", .nameWordsMatch, "each contact's name words agree in both places",
                  "the name words kept with the contacts differ from the name-word index"),
-                ("attributes", Reindexer.attributesMatchSQL, "each contact's attributes match its children",
+                ("attributes", .attributesMatch, "each contact's attributes match its children",
                  "some contacts' attributes differ from their phones, emails, addresses or messengers"),
             ] {
-                let matches = try Bool.fetchOne(db, sql: sql) ?? false
+                let matches = try HealthChecks.holds(condition, db)
                 findings.append(Diagnosis(
                     check: check, isHealthy: matches, detail: matches ? healthy : "\(problem); run contactsdb reindex"))
             }
 
-            let seeds = try SeedImporter.imports(db)
-            let declined = try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [SeedImporter.declinedKey])
+            let seeds = try SeedRecords.all(db)
+            let declined = try Settings.value(Settings.bundledSeedDeclinedKey, db)
             findings.append(Diagnosis(check: "seed", isHealthy: true, detail: seeds.isEmpty
                 ? (declined.map { "never seeded; the bundled seed was declined on \($0)" } ?? "never seeded")
                 : seeds.map { "\($0.source) (\($0.contactCount) contacts) on \(Timestamp.string(from: $0.importedAt))" }

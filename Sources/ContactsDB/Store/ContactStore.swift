@@ -57,12 +57,7 @@ public final class ContactStore: Sendable {
         try createFileIfMissing(at: path)
         var configuration = Configuration()
         configuration.busyMode = .timeout(options.busyTimeout)
-        configuration.prepareDatabase { db in
-            // A bulk import touches a dozen indexes at once; SQLite's default
-            // 2 MB cache makes that I/O-bound past a few thousand contacts.
-            // The cache only grows as pages are used.
-            try db.execute(sql: "PRAGMA cache_size = -65536")
-        }
+        configuration.prepareDatabase(Connection.prepare)
         let queue = try DatabaseErrorMapping.mapping(path: path) {
             try DatabaseQueue(path: path, configuration: configuration)
         }
@@ -112,14 +107,7 @@ public final class ContactStore: Sendable {
             }
             report.appliedMigrations = try migrator.migrate(pending, queue)
             if usesWAL {
-                try queue.writeWithoutTransaction { db in
-                    if try String.fetchOne(db, sql: "PRAGMA journal_mode") != "wal" {
-                        try db.execute(sql: "PRAGMA journal_mode = WAL")
-                    }
-                    // With WAL, NORMAL never corrupts and never loses a commit
-                    // when a process dies; only a power cut may drop the last ones.
-                    try db.execute(sql: "PRAGMA synchronous = NORMAL")
-                }
+                try queue.writeWithoutTransaction(Connection.enableWAL)
             }
             // Both are checked in one read first, so that an open that has
             // nothing to do never waits for another process's write lock,
@@ -160,22 +148,10 @@ public final class ContactStore: Sendable {
     }
 
     /// Runs `body` in one deferred (read) transaction, so that its
-    /// statements see one snapshot. Lighter than GRDB's `read`, which also
-    /// toggles `query_only` around every call, and than `inTransaction`,
-    /// which compiles BEGIN and COMMIT anew each time.
+    /// statements see one snapshot.
     func read<T>(_ body: (Database) throws -> T) throws -> T {
         try DatabaseErrorMapping.mapping(path: path) {
-            try writer.inDatabase { db in
-                try db.cachedStatement(sql: "BEGIN DEFERRED TRANSACTION").execute()
-                do {
-                    let result = try body(db)
-                    try db.cachedStatement(sql: "COMMIT TRANSACTION").execute()
-                    return result
-                } catch {
-                    try? db.rollback()
-                    throw error
-                }
-            }
+            try writer.inDatabase { db in try Connection.reading(db, body) }
         }
     }
 }

@@ -14,9 +14,6 @@ struct BenchQuery {
 }
 
 enum BenchQueries {
-    static let contactColumns = """
-        pk, id, firstName, lastName, company, age, displayName, sortName, sectionKey, sortIndex, createdAt, updatedAt
-        """
 
     /// A Russian number of the data set written another way (with its
     /// digits as stored), and 4 digits from its middle.
@@ -83,38 +80,15 @@ struct RawQueries {
 
     init(raw: RawSQLite) throws {
         self.raw = raw
-        let columns = BenchQueries.contactColumns
-        pageStatement = try raw.prepare("SELECT \(columns) FROM contact ORDER BY sortIndex, sortKey, id LIMIT 50")
-        phoneAndEmailStatement = try raw.prepare("""
-            SELECT \(columns) FROM contact WHERE attributes & 3 = 3
-            ORDER BY lastNameKey IS NULL, lastNameKey, sortKey, id LIMIT 50
-            """)
-        fourAttributesStatement = try raw.prepare("""
-            SELECT \(columns) FROM contact WHERE attributes & 27 = 27
-            ORDER BY firstNameKey IS NULL, firstNameKey DESC, sortKey, id LIMIT 50
-            """)
-        countStatement = try raw.prepare("SELECT sum(count) FROM attributeCount WHERE attributes & 27 = 27")
-        nameStatement = try raw.prepare("""
-            SELECT \(columns) FROM contact WHERE instr(nameWords, ?) > 0 ORDER BY sortIndex, sortKey, id LIMIT 50
-            """)
-        phoneStatement = try raw.prepare("""
-            SELECT \(columns) FROM contact WHERE pk IN (SELECT rowid >> 7 FROM phoneDigits WHERE phoneDigits MATCH ?)
-            ORDER BY sortIndex, sortKey, id LIMIT 50
-            """)
-        wholePhoneStatement = try raw.prepare("""
-            SELECT \(columns) FROM contact WHERE pk IN (
-                SELECT phone.contactPk FROM phoneWindow JOIN phone
-                    ON phone.contactPk = phoneKey >> 7 AND phone.position = phoneKey & 127
-                WHERE window IN (?, ?, ?, ?) AND instr(phone.normalized, ?) > 0)
-            ORDER BY sortIndex, sortKey, id LIMIT 50
-            """)
-        sectionsStatement = try raw.prepare("SELECT sectionKey, count FROM sectionCount WHERE count > 0 ORDER BY sortIndex")
-        childStatements = try [
-            "SELECT contactPk, type, value FROM phone WHERE contactPk IN (SELECT value FROM json_each(?)) ORDER BY contactPk, position",
-            "SELECT contactPk, type, value FROM email WHERE contactPk IN (SELECT value FROM json_each(?)) ORDER BY contactPk, position",
-            "SELECT contactPk, type, street1, street2, city, state, zipcode, country FROM address WHERE contactPk IN (SELECT value FROM json_each(?)) ORDER BY contactPk, position",
-            "SELECT contactPk, service, handle FROM messenger WHERE contactPk IN (SELECT value FROM json_each(?)) ORDER BY contactPk, position",
-        ].map(raw.prepare)
+        pageStatement = try raw.prepare(BenchmarkSQL.page)
+        phoneAndEmailStatement = try raw.prepare(BenchmarkSQL.phoneAndEmailByLastName)
+        fourAttributesStatement = try raw.prepare(BenchmarkSQL.fourAttributesByFirstNameDescending)
+        countStatement = try raw.prepare(BenchmarkSQL.fourAttributesCount)
+        nameStatement = try raw.prepare(BenchmarkSQL.namePrefix)
+        phoneStatement = try raw.prepare(BenchmarkSQL.phoneDigits)
+        wholePhoneStatement = try raw.prepare(BenchmarkSQL.wholePhone)
+        sectionsStatement = try raw.prepare(BenchmarkSQL.sections)
+        childStatements = try BenchmarkSQL.children.map(raw.prepare)
     }
 
     /// Reads a contact row's columns as an app would.

@@ -23,7 +23,8 @@ struct DeferredIndexes {
         "contact_counts_insert": "",  // the counts are rebuilt whole
         "phone_digits_insert": """
             INSERT INTO phoneDigits (rowid, digits)
-                SELECT contactPk * 128 + position, ltrim(normalized, '+') FROM phone WHERE contactPk > ?
+                SELECT \(PhoneKey.packing(contactPk: "contactPk", position: "position")), ltrim(normalized, '+')
+                FROM phone WHERE contactPk > ?
             """,
         "phone_window_insert": """
             INSERT OR IGNORE INTO phoneWindow (window, phoneKey)

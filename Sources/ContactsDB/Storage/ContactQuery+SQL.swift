@@ -46,14 +46,14 @@ extension ContactQuery {
                     // the digits, and a few more, which instr() turns away.
                     add("""
                         contact.pk IN (SELECT phone.contactPk FROM phoneWindow
-                            JOIN phone ON phone.contactPk = phoneWindow.phoneKey >> 7
-                                AND phone.position = phoneWindow.phoneKey & 127
+                            JOIN phone ON phone.contactPk = \(PhoneKey.contactPk(of: "phoneWindow.phoneKey"))
+                                AND phone.position = \(PhoneKey.position(of: "phoneWindow.phoneKey"))
                             WHERE phoneWindow.window IN (?, ?, ?, ?) AND instr(phone.normalized, ?) > 0)
                         """, windows + [digits])
                 } else {
                     // A quoted FTS5 string of digits matches exactly the
                     // numbers that contain it (the trigram index finds them).
-                    add("contact.pk IN (SELECT rowid >> 7 FROM phoneDigits WHERE phoneDigits MATCH ?)",
+                    add("contact.pk IN (SELECT \(PhoneKey.contactPk(of: "rowid")) FROM phoneDigits WHERE phoneDigits MATCH ?)",
                         ["\"" + digits + "\""])
                 }
             case .emailContains(let text):
@@ -159,71 +159,6 @@ extension ContactQuery {
     }
 }
 
-extension ContactStore {
-    // MARK: - Querying
-
-    /// The contacts that match `query`, in its order, each with all its
-    /// children: one statement for the page and one per child table.
-    ///
-    /// - parameter includingChildren: false leaves phones, emails, addresses
-    ///   and messengers empty, for a list that shows names only.
-    public func contacts(matching query: ContactQuery, includingChildren: Bool = true) throws -> [Contact] {
-        try read { db in
-            let plan = try QueryPlanner.plan(query, db)
-            let (sql, arguments) = query.selectStatement(columns: ContactReader.contactColumns, plan: plan)
-            let stored = try ContactReader.fetch(sql, arguments, db)
-            return includingChildren
-                ? try ContactReader.withChildren(stored, trustingAttributes: true, db) : stored.map(\.contact)
-        }
-    }
-
-    /// The ids that match `query`, in its order.
-    public func ids(matching query: ContactQuery) throws -> [String] {
-        try read { db in
-            let (sql, arguments) = query.selectStatement(columns: "contact.id", plan: try QueryPlanner.plan(query, db))
-            return try String.fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
-        }
-    }
-
-    /// How many contacts match `query`'s filters (its page is ignored).
-    public func count(matching query: ContactQuery) throws -> Int {
-        try read { db in
-            try QueryPlanner.checkGroups(query, db)
-            let (sql, arguments) = query.countStatement()
-            return try Int.fetchOne(db.cachedStatement(sql: sql), arguments: arguments) ?? 0
-        }
-    }
-
-    /// The non-empty sections among the contacts that match `query`'s
-    /// filters, in index order, with their counts.
-    public func sections(matching query: ContactQuery) throws -> [SectionCount] {
-        try read { db in
-            try QueryPlanner.checkGroups(query, db)
-            let (sql, arguments) = query.sectionsStatement()
-            var sections: [SectionCount] = []
-            try db.forEachRow(sql, arguments) { sections.append(SectionCount(sectionKey: $0.text(0), count: $0.int(1))) }
-            return sections
-        }
-    }
-
-    /// The SQL that fetches `query`'s page, and SQLite's plan for it (one
-    /// line per plan step, indented by depth).
-    public func explain(_ query: ContactQuery) throws -> (sql: String, plan: [String]) {
-        try read { db in
-            let (sql, arguments) = query.selectStatement(
-                columns: ContactReader.contactColumns, plan: try QueryPlanner.plan(query, db))
-            var depth: [Int: Int] = [:]
-            let plan = try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: arguments).map { row -> String in
-                let id: Int = row["id"], parent: Int = row["parent"]
-                let level = (depth[parent] ?? -1) + 1
-                depth[id] = level
-                return String(repeating: "  ", count: level) + (row["detail"] as String)
-            }
-            return (sql, plan)
-        }
-    }
-}
-
 /// Looks at the data to choose between plans SQLite cannot tell apart
 /// without statistics.
 enum QueryPlanner {
@@ -263,5 +198,16 @@ enum QueryPlanner {
             if matches > threshold { plan.scannedNamePrefixes.insert(key) }
         }
         return plan
+    }
+
+    /// SQLite's plan for a statement, one line per step, indented by depth.
+    static func explain(_ sql: String, _ arguments: StatementArguments, _ db: Database) throws -> [String] {
+        var depth: [Int: Int] = [:]
+        return try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: arguments).map { row -> String in
+            let id: Int = row["id"], parent: Int = row["parent"]
+            let level = (depth[parent] ?? -1) + 1
+            depth[id] = level
+            return String(repeating: "  ", count: level) + (row["detail"] as String)
+        }
     }
 }

@@ -1,0 +1,94 @@
+import Foundation
+import GRDB
+
+/// Reports import progress: bytes read so far, and the total.
+public typealias ImportProgress = (_ bytesRead: Int, _ totalBytes: Int) -> Void
+
+/// The default seed compiled into this build.
+public enum BundledSeed {
+    public static let source = "bundled"
+    public static let data: Data = EmbeddedResources.seeds
+        .first { $0.name.hasSuffix(".json") }
+        .flatMap { Data(base64Encoded: $0.base64) } ?? Data("[]".utf8)
+}
+
+/// The bytes of a contacts file being imported, and how to hand back the
+/// pages already read (for memory-mapped files).
+///
+/// Only the reading thread of ``ImportPipeline`` reads the bytes or calls
+/// `release`; the pipeline waits for that thread before it returns.
+struct ContactsInput: @unchecked Sendable {
+    var bytes: UnsafeBufferPointer<UInt8>
+    var source: String
+    var release: ((Int) -> Void)?
+
+    /// A mapped file, named by its last path component in errors.
+    init(_ file: MappedFile, path: String) {
+        self.init(bytes: file.bytes, source: (path as NSString).lastPathComponent, release: file.release)
+    }
+
+    private init(bytes: UnsafeBufferPointer<UInt8>, source: String, release: ((Int) -> Void)?) {
+        self.bytes = bytes
+        self.source = source
+        self.release = release
+    }
+
+    /// Runs `body` with the bytes of `data`, which has no pages to hand back.
+    static func with<T>(_ data: Data, source: String, _ body: (ContactsInput) throws -> T) rethrows -> T {
+        try data.withUnsafeBytes { raw in
+            try body(ContactsInput(bytes: raw.bindMemory(to: UInt8.self), source: source, release: nil))
+        }
+    }
+}
+
+/// Seeding and importing through the one import pipeline.
+enum SeedImporter {
+    /// Imports the bundled seed if this database was never seeded and did
+    /// not decline it; checked and done in one write transaction, so two
+    /// processes opening a new database import it once.
+    static func seedIfFirstOpen(_ db: Database) throws -> SeedImport? {
+        guard try isUnsettled(db) else { return nil }
+        let outcome = try ContactsInput.with(BundledSeed.data, source: BundledSeed.source) { input in
+            try seed(input, progress: nil, db)
+        }
+        guard case let .imported(record) = outcome else { return nil }
+        return record
+    }
+
+    /// True for a database never seeded whose bundled seed was not declined.
+    static func isUnsettled(_ db: Database) throws -> Bool {
+        try SeedRecords.all(db).isEmpty && Settings.value(Settings.bundledSeedDeclinedKey, db) == nil
+    }
+
+    static func seed(_ input: ContactsInput, progress: ImportProgress?, _ db: Database) throws -> SeedOutcome {
+        let checksum = Checksum.sha256(UnsafeRawBufferPointer(input.bytes))
+        if let earlier = try SeedRecords.all(db).first(where: { $0.checksum == checksum }) {
+            return .alreadyImported(earlier)
+        }
+        let source = input.source
+        let count = try insertAll(input, progress: progress, db)
+        let now = Timestamp.string(from: Date())
+        let record = SeedImport(checksum: checksum, source: source, contactCount: count, importedAt: Timestamp.date(from: now) ?? Date())
+        try SeedRecords.record(record, db)
+        return .imported(record)
+    }
+
+    static func insertAll(
+        _ input: ContactsInput, progress: ImportProgress?,
+        deferringIndexesAfter minimum: Int = DeferredIndexes.minimumContacts, _ db: Database
+    ) throws -> Int {
+        let now = Timestamp.string(from: Date())
+        let writer = try ContactWriter(db)
+        var indexes = try DeferredIndexes(db, minimumContacts: minimum)
+        var count = 0
+        try ImportPipeline.run(input) { contact in
+            _ = try writer.insert(contact.draft, contact.derived, at: contact.path, now: now)
+            count += 1
+            try indexes.didInsert(count, db)
+            progress?(contact.bytesRead, input.bytes.count)
+        }
+        try indexes.finish(db)
+        progress?(input.bytes.count, input.bytes.count)
+        return count
+    }
+}

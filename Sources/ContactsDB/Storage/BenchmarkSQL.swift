@@ -1,0 +1,48 @@
+/// The standard queries of `contactsdb bench` written by hand, as an app
+/// would on the raw SQLite C API without this engine: the yardstick the
+/// engine's own statements are measured against. Each reads the columns
+/// ``contactColumns`` names, in that order.
+public enum BenchmarkSQL {
+    public static let contactColumns = """
+        pk, id, firstName, lastName, company, age, displayName, sortName, sectionKey, sortIndex, createdAt, updatedAt
+        """
+    private static let defaultOrder = "ORDER BY sortIndex, sortKey, id LIMIT 50"
+    private static let phoneAndEmail = ContactAttributes([.phone, .email]).rawValue
+    private static let fourAttributes = ContactAttributes([.telegram, .whatsapp, .phone, .email]).rawValue
+
+    public static let page = "SELECT \(contactColumns) FROM contact \(defaultOrder)"
+    public static let phoneAndEmailByLastName = """
+        SELECT \(contactColumns) FROM contact WHERE attributes & \(phoneAndEmail) = \(phoneAndEmail)
+        ORDER BY lastNameKey IS NULL, lastNameKey, sortKey, id LIMIT 50
+        """
+    public static let fourAttributesByFirstNameDescending = """
+        SELECT \(contactColumns) FROM contact WHERE attributes & \(fourAttributes) = \(fourAttributes)
+        ORDER BY firstNameKey IS NULL, firstNameKey DESC, sortKey, id LIMIT 50
+        """
+    public static let fourAttributesCount =
+        "SELECT sum(count) FROM attributeCount WHERE attributes & \(fourAttributes) = \(fourAttributes)"
+    /// Binds a space and the folded prefix.
+    public static let namePrefix = "SELECT \(contactColumns) FROM contact WHERE instr(nameWords, ?) > 0 \(defaultOrder)"
+    /// Binds a quoted FTS5 string of digits.
+    public static let phoneDigits = """
+        SELECT \(contactColumns) FROM contact
+        WHERE pk IN (SELECT \(PhoneKey.contactPk(of: "rowid")) FROM phoneDigits WHERE phoneDigits MATCH ?)
+        \(defaultOrder)
+        """
+    /// Binds the four windows and the digits.
+    public static let wholePhone = """
+        SELECT \(contactColumns) FROM contact WHERE pk IN (
+            SELECT phone.contactPk FROM phoneWindow JOIN phone
+                ON phone.contactPk = \(PhoneKey.contactPk(of: "phoneKey"))
+                AND phone.position = \(PhoneKey.position(of: "phoneKey"))
+            WHERE window IN (?, ?, ?, ?) AND instr(phone.normalized, ?) > 0)
+        \(defaultOrder)
+        """
+    public static let sections = "SELECT sectionKey, count FROM sectionCount WHERE count > 0 ORDER BY sortIndex"
+    /// Phones, emails, addresses and messengers of the contacts whose keys
+    /// are bound as one JSON array.
+    public static let children = [
+        "type, value FROM phone", "type, value FROM email",
+        "type, street1, street2, city, state, zipcode, country FROM address", "service, handle FROM messenger",
+    ].map { "SELECT contactPk, \($0) WHERE contactPk IN (SELECT value FROM json_each(?)) ORDER BY contactPk, position" }
+}

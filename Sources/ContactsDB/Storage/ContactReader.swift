@@ -1,0 +1,165 @@
+import Foundation
+import GRDB
+
+/// A contact row as read, with its key and the bit set of what it has.
+struct StoredContact {
+    var pk: Int64
+    var attributes: ContactAttributes
+    var contact: Contact
+}
+
+/// Reads contacts with their children in a fixed number of statements:
+/// one for the contacts, one per child table.
+enum ContactReader {
+    /// The columns `fetch` reads.
+    static let contactColumns = """
+        contact.pk, contact.id, contact.firstName, contact.lastName, contact.company, contact.age,
+        contact.displayName, contact.sortName, contact.sectionKey, contact.sortIndex,
+        contact.createdAt, contact.updatedAt, contact.favoritePosition IS NOT NULL, contact.attributes
+        """
+
+    /// The column that selects only the id.
+    static let idColumn = "contact.id"
+
+    static func contacts(ids: [String], _ db: Database) throws -> [Contact] {
+        try withChildren(try stored(ids: ids, db), db)
+    }
+
+    /// The contacts with these ids, without children, in the order given;
+    /// unknown ids are skipped.
+    static func stored(ids: [String], _ db: Database) throws -> [StoredContact] {
+        var byID: [String: StoredContact] = [:]
+        let sql = "SELECT \(contactColumns) FROM contact WHERE id IN (SELECT value FROM json_each(?))"
+        for stored in try fetch(sql, [jsonArray(ids)], db) { byID[stored.contact.id] = stored }
+        return ids.compactMap { byID[$0] }
+    }
+
+    /// The ids as one JSON array, bound to `json_each(?)`: one statement
+    /// whatever their number.
+    private static func jsonArray(_ ids: [String]) -> String {
+        "[" + ids.map(JSONText.quote).joined(separator: ",") + "]"
+    }
+
+    /// The rows of a statement that selects `contactColumns`, in order.
+    static func fetch(_ sql: String, _ arguments: StatementArguments, _ db: Database) throws -> [StoredContact] {
+        var result: [StoredContact] = []
+        try db.forEachRow(sql, arguments) { row in
+            result.append(StoredContact(pk: row.int64(0), attributes: ContactAttributes(rawValue: row.int(13)), contact: Contact(
+                id: row.text(1), firstName: row.optionalText(2), lastName: row.optionalText(3),
+                company: row.optionalText(4), age: row.optionalInt(5),
+                phones: [], emails: [], addresses: [], messengers: [], isFavorite: row.bool(12), groups: [],
+                displayName: row.text(6), sortName: row.text(7), sectionKey: row.text(8), sortIndex: row.int(9),
+                createdAt: Timestamp.date(from: row.text(10)) ?? Date(timeIntervalSince1970: 0),
+                updatedAt: Timestamp.date(from: row.text(11)) ?? Date(timeIntervalSince1970: 0))))
+        }
+        return result
+    }
+
+    /// True when the database has a contact table with a row in it.
+    static func holdsContacts(_ db: Database) throws -> Bool {
+        try db.tableExists("contact") && (try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM contact)") ?? false)
+    }
+
+    /// The favorites without children, in the order the user set.
+    static func favorites(_ db: Database) throws -> [StoredContact] {
+        try fetch("""
+            SELECT \(contactColumns) FROM contact WHERE favoritePosition IS NOT NULL ORDER BY favoritePosition
+            """, [], db)
+    }
+
+    /// The most phones, emails, addresses and messengers any one contact has.
+    static func maxChildCounts(_ db: Database) throws -> ChildCounts {
+        func most(_ table: String) throws -> Int {
+            try Int.fetchOne(db, sql: "SELECT coalesce(max(position) + 1, 0) FROM \(table)") ?? 0
+        }
+        return ChildCounts(phones: try most("phone"), emails: try most("email"),
+                           addresses: try most("address"), messengers: try most("messenger"))
+    }
+
+    /// The keys of the contacts with these ids, in the order given.
+    ///
+    /// - throws: `.contactsNotFound` naming every unknown id.
+    static func pks(ids: [String], _ db: Database) throws -> [Int64] {
+        var byID: [String: Int64] = [:]
+        try db.forEachRow("SELECT id, pk FROM contact WHERE id IN (SELECT value FROM json_each(?))", [jsonArray(ids)]) {
+            byID[$0.text(0)] = $0.int64(1)
+        }
+        var seen: Set<String> = []
+        let missing = ids.filter { byID[$0] == nil && seen.insert($0).inserted }
+        guard missing.isEmpty else { throw ContactsDBError.contactsNotFound(ids: missing) }
+        return ids.compactMap { byID[$0] }
+    }
+
+    /// The statement that reads `columns` of a child table for the contacts
+    /// whose keys are in the JSON array bound to it, in their order.
+    static func childrenSQL(_ columns: String, from table: String) -> String {
+        """
+        SELECT contactPk, \(columns) FROM \(table)
+        WHERE contactPk IN (SELECT value FROM json_each(?)) ORDER BY contactPk, position
+        """
+    }
+
+    /// The contacts with their children, one statement per child table.
+    ///
+    /// - parameter trustingAttributes: true skips looking up the kinds of
+    ///   children a contact's attributes say it lacks, as queries do;
+    ///   writes and repairs read every table, whatever the attributes say.
+    static func withChildren(
+        _ stored: [StoredContact], trustingAttributes: Bool = false, _ db: Database
+    ) throws -> [Contact] {
+        var result = stored.map(\.contact)
+        guard !result.isEmpty else { return [] }
+        var index: [Int64: Int] = [:]
+        for (offset, entry) in stored.enumerated() { index[entry.pk] = offset }
+        // The keys, as a JSON array, of the contacts that may hold `kinds`
+        // of children (nil: whatever they hold).
+        func keys(mayHolding kinds: ContactAttributes?) -> String? {
+            let pks = stored.lazy
+                .filter { entry in kinds.map { !entry.attributes.isDisjoint(with: $0) } ?? true }
+                .map { String($0.pk) }
+            return pks.isEmpty ? nil : "[" + pks.joined(separator: ",") + "]"
+        }
+        func each(_ sql: String, holding kinds: ContactAttributes?, _ body: (Int, RawRow) -> Void) throws {
+            guard let keys = keys(mayHolding: trustingAttributes ? kinds : nil) else { return }
+            try db.forEachRow(sql, [keys]) { row in
+                if let offset = index[row.int64(0)] { body(offset, row) }
+            }
+        }
+        try each(childrenSQL("type, value", from: "phone"), holding: .phone) {
+            result[$0].phones.append(Phone(type: $1.text(1), value: $1.text(2)))
+        }
+        try each(childrenSQL("type, value", from: "email"), holding: .email) {
+            result[$0].emails.append(Email(type: $1.text(1), value: $1.text(2)))
+        }
+        try each(childrenSQL("type, street1, street2, city, state, zipcode, country", from: "address"), holding: .address) {
+            result[$0].addresses.append(Address(
+                type: $1.text(1), street1: $1.text(2), street2: $1.text(3), city: $1.text(4), state: $1.text(5),
+                zipcode: $1.text(6), country: $1.text(7)))
+        }
+        try each(childrenSQL("service, handle", from: "messenger"), holding: .messengers) {
+            result[$0].messengers.append(Messenger(service: $1.text(1), handle: $1.text(2)))
+        }
+        // Memberships from their covering index, then the few group names
+        // once, rather than a join per membership.
+        var memberships: [(offset: Int, groupPk: Int64)] = []
+        try each("SELECT contactPk, groupPk FROM groupMember WHERE contactPk IN (SELECT value FROM json_each(?))",
+                 holding: nil) { memberships.append(($0, $1.int64(1))) }
+        if !memberships.isEmpty {
+            var names: [Int64: String] = [:]
+            try db.forEachRow("SELECT pk, name FROM contactGroup", []) { names[$0.int64(0)] = $0.text(1) }
+            for membership in memberships {
+                if let name = names[membership.groupPk] { result[membership.offset].groups.append(name) }
+            }
+        }
+        for offset in result.indices where result[offset].groups.count > 1 {
+            result[offset].groups.sort(by: Collation.precedes)
+        }
+        return result
+    }
+}
+
+extension Array {
+    func chunked(into size: Int) -> [ArraySlice<Element>] {
+        stride(from: 0, to: count, by: size).map { self[$0..<Swift.min($0 + size, count)] }
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import GRDB
+
+/// Writes validated contacts and their children, with statements prepared
+/// once for a whole write transaction.
+final class ContactWriter {
+    private let insertContact, updateContact, insertPhone, insertEmail, insertAddress: SQLiteStatement
+    private let insertMessenger, insertWord: SQLiteStatement
+    private let deleteChildren: [SQLiteStatement]
+    private let favorites: FavoriteList
+    private let groups: GroupWriter
+
+    private static let contactColumns = [
+        "firstName", "lastName", "company", "age", "displayName", "sortName", "sectionKey",
+        "sortIndex", "sortKey", "firstNameKey", "lastNameKey", "companyKey", "companyFolded",
+        "attributes", "nameWords", "createdAt", "updatedAt",
+    ]
+
+    init(_ db: Database) throws {
+        let columns = Self.contactColumns
+        insertContact = try SQLiteStatement(db, """
+            INSERT INTO contact (\(columns.joined(separator: ", ")), id)
+            VALUES (\(Array(repeating: "?", count: columns.count + 1).joined(separator: ", ")))
+            """)
+        updateContact = try SQLiteStatement(db, """
+            UPDATE contact SET \(columns.map { "\($0) = ?" }.joined(separator: ", ")) WHERE pk = ?
+            """)
+        insertPhone = try SQLiteStatement(db, "INSERT INTO phone (contactPk, position, type, value, normalized) VALUES (?, ?, ?, ?, ?)")
+        insertEmail = try SQLiteStatement(db, "INSERT INTO email (contactPk, position, type, value, valueFolded) VALUES (?, ?, ?, ?, ?)")
+        insertAddress = try SQLiteStatement(db, """
+            INSERT INTO address (contactPk, position, type, street1, street2, city, state, zipcode, country,
+                cityFolded, countryFolded)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        insertMessenger = try SQLiteStatement(db, "INSERT INTO messenger (contactPk, position, service, handle) VALUES (?, ?, ?, ?)")
+        insertWord = try SQLiteStatement(db, "INSERT INTO nameWord (word, contactPk) VALUES (?, ?)")
+        deleteChildren = try ["phone", "email", "address", "messenger", "nameWord", "groupMember"].map {
+            try SQLiteStatement(db, "DELETE FROM \($0) WHERE contactPk = ?")
+        }
+        favorites = FavoriteList(db)
+        groups = try GroupWriter(db)
+    }
+
+    /// Inserts a validated draft; returns its id.
+    func insert(_ draft: ContactDraft, at path: String, now: String) throws -> String {
+        try insert(draft, DerivedFields(draft), at: path, now: now)
+    }
+
+    /// Inserts a validated draft whose fields were derived beforehand.
+    func insert(_ draft: ContactDraft, _ derived: DerivedFields, at path: String, now: String) throws -> String {
+        let id = draft.id ?? UUID().uuidString.lowercased()
+        do {
+            try insertContact.execute(contactValues(draft, derived, createdAt: now, updatedAt: now) + [.text(id)])
+        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+            throw ContactsDBError.duplicateContactID(field: path.isEmpty ? "id" : "\(path).id", id: id)
+        }
+        let pk = insertContact.lastInsertedRowID
+        try writeChildren(pk: pk, draft, derived)
+        if draft.isFavorite { try favorites.append(pk) }
+        return id
+    }
+
+    /// Replaces a stored contact's fields and children with a validated draft.
+    func replace(pk: Int64, _ draft: ContactDraft, createdAt: Date, updatedAt: Date) throws {
+        for statement in deleteChildren { try statement.execute(.int(Int(pk))) }
+        let derived = DerivedFields(draft)
+        try updateContact.execute(contactValues(
+            draft, derived, createdAt: Timestamp.string(from: createdAt), updatedAt: Timestamp.string(from: updatedAt))
+            + [.int(Int(pk))])
+        try writeChildren(pk: pk, draft, derived)
+        try draft.isFavorite ? favorites.append(pk) : favorites.remove(pk)
+    }
+
+    /// Deletes contacts by key; their children go with them.
+    static func delete(_ pks: Set<Int64>, _ db: Database) throws {
+        let statement = try db.cachedStatement(sql: "DELETE FROM contact WHERE pk = ?")
+        for pk in pks { try statement.execute(arguments: [pk]) }
+    }
+
+    // MARK: - Non public
+
+    private func contactValues(
+        _ draft: ContactDraft, _ derived: DerivedFields, createdAt: String, updatedAt: String
+    ) -> [SQLiteStatement.Value] {
+        [
+            .text(draft.firstName), .text(draft.lastName), .text(draft.company), .int(draft.age),
+            .text(derived.displayName), .text(derived.sortName), .text(derived.sectionKey), .int(derived.sortIndex),
+            .blob(derived.sortKey), .blob(derived.firstNameKey), .blob(derived.lastNameKey), .blob(derived.companyKey),
+            .text(derived.companyFolded), .int(derived.attributes.rawValue), .text(derived.nameWordsText),
+            .text(createdAt), .text(updatedAt),
+        ]
+    }
+
+    private func writeChildren(pk: Int64, _ draft: ContactDraft, _ derived: DerivedFields) throws {
+        let contact = SQLiteStatement.Value.int(Int(pk))
+        for key in derived.nameWords { try insertWord.execute(.blob(key), contact) }
+        for (position, (phone, normalized)) in zip(draft.phones, derived.phonesNormalized).enumerated() {
+            try insertPhone.execute(contact, .int(position), .text(phone.type), .text(phone.value), .text(normalized))
+        }
+        for (position, (email, folded)) in zip(draft.emails, derived.emailsFolded).enumerated() {
+            try insertEmail.execute(contact, .int(position), .text(email.type), .text(email.value), .text(folded))
+        }
+        for (position, (address, folded)) in zip(draft.addresses, derived.addressesFolded).enumerated() {
+            try insertAddress.execute(
+                contact, .int(position), .text(address.type), .text(address.street1), .text(address.street2),
+                .text(address.city), .text(address.state), .text(address.zipcode), .text(address.country),
+                .text(folded.city), .text(folded.country))
+        }
+        for (position, messenger) in draft.messengers.enumerated() {
+            try insertMessenger.execute(contact, .int(position), .text(messenger.service), .text(messenger.handle))
+        }
+        for name in draft.groups {
+            try groups.add(pk, toGroupNamed: name)
+        }
+    }
+}

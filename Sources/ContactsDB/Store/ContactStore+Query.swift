@@ -1,0 +1,60 @@
+import Foundation
+import GRDB
+
+extension ContactStore {
+    // MARK: - Querying
+
+    /// The contacts that match `query`, in its order, each with all its
+    /// children: one statement for the page and one per child table.
+    ///
+    /// - parameter includingChildren: false leaves phones, emails, addresses
+    ///   and messengers empty, for a list that shows names only.
+    public func contacts(matching query: ContactQuery, includingChildren: Bool = true) throws -> [Contact] {
+        try read { db in
+            let plan = try QueryPlanner.plan(query, db)
+            let (sql, arguments) = query.selectStatement(columns: ContactReader.contactColumns, plan: plan)
+            let stored = try ContactReader.fetch(sql, arguments, db)
+            return includingChildren
+                ? try ContactReader.withChildren(stored, trustingAttributes: true, db) : stored.map(\.contact)
+        }
+    }
+
+    /// The ids that match `query`, in its order.
+    public func ids(matching query: ContactQuery) throws -> [String] {
+        try read { db in
+            let (sql, arguments) = query.selectStatement(columns: ContactReader.idColumn, plan: try QueryPlanner.plan(query, db))
+            return try String.fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
+        }
+    }
+
+    /// How many contacts match `query`'s filters (its page is ignored).
+    public func count(matching query: ContactQuery) throws -> Int {
+        try read { db in
+            try QueryPlanner.checkGroups(query, db)
+            let (sql, arguments) = query.countStatement()
+            return try Int.fetchOne(db.cachedStatement(sql: sql), arguments: arguments) ?? 0
+        }
+    }
+
+    /// The non-empty sections among the contacts that match `query`'s
+    /// filters, in index order, with their counts.
+    public func sections(matching query: ContactQuery) throws -> [SectionCount] {
+        try read { db in
+            try QueryPlanner.checkGroups(query, db)
+            let (sql, arguments) = query.sectionsStatement()
+            var sections: [SectionCount] = []
+            try db.forEachRow(sql, arguments) { sections.append(SectionCount(sectionKey: $0.text(0), count: $0.int(1))) }
+            return sections
+        }
+    }
+
+    /// The SQL that fetches `query`'s page, and SQLite's plan for it (one
+    /// line per plan step, indented by depth).
+    public func explain(_ query: ContactQuery) throws -> (sql: String, plan: [String]) {
+        try read { db in
+            let (sql, arguments) = query.selectStatement(
+                columns: ContactReader.contactColumns, plan: try QueryPlanner.plan(query, db))
+            return (sql, try QueryPlanner.explain(sql, arguments, db))
+        }
+    }
+}
