@@ -87,8 +87,10 @@ import Testing
 extension ContactStore {
     func importAll(_ drafts: [ContactDraft], deferringAfter minimum: Int) throws {
         let json = Data(("[" + drafts.map(\.jsonText).joined(separator: ",") + "]").utf8)
-        try ContactsInput.with(json, source: "big.json") { input in
-            _ = try write { db in try SeedImporter.insertAll(input, progress: nil, deferringIndexesAfter: minimum, db) }
+        do {
+            _ = try write { db in
+                try ImportPipeline(inputs: [.data(json, source: "big.json")], deferringIndexesAfter: minimum).run(db)
+            }
         }
     }
 

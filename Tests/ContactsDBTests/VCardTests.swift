@@ -3,9 +3,9 @@ import Testing
 @testable import ContactsDB
 
 @Suite struct VCardTests {
-    func importing(_ text: String, skippingInvalid: Bool = false) throws -> (ContactStore, VCardImport) {
+    func importing(_ text: String, skippingInvalid: Bool = false) throws -> (ContactStore, ImportReport) {
         let store = try ContactStore.makeEmpty()
-        let report = try store.importVCards([(source: "cards.vcf", data: Data(text.utf8))], skippingInvalid: skippingInvalid)
+        let report = try store.importContacts(from: [.data(Data(text.utf8), source: "cards.vcf")], skippingInvalid: skippingInvalid)
         return (store, report)
     }
 
@@ -113,7 +113,7 @@ import Testing
             N:Cut;Off;;;
             """
         let store = try ContactStore.makeEmpty()
-        let error = captureError { _ = try store.importVCards([(source: "cards.vcf", data: Data(cards.utf8))]) }
+        let error = captureError { _ = try store.importContacts(from: [.data(Data(cards.utf8), source: "cards.vcf")]) }
         guard case let .invalidContact(field, _)? = error else {
             Issue.record("expected the bad card to be named, got \(String(describing: error))")
             return
@@ -121,14 +121,17 @@ import Testing
         #expect(field == "cards.vcf card 2 (line 5).phones[0].value")
         #expect(try store.rowCount("contact") == 0)
 
-        let report = try store.importVCards([(source: "cards.vcf", data: Data(cards.utf8))], skippingInvalid: true)
-        #expect(report.imported == 1 && report.skippedCards.count == 3, "\(report.skippedCards)")
-        #expect(report.skippedCards[2].contains("card 4 (line 14)") && report.skippedCards[2].contains("END:VCARD"))
+        let report = try store.importContacts(from: [.data(Data(cards.utf8), source: "cards.vcf")], skippingInvalid: true)
+        #expect(report.imported == 1 && report.skipped.count == 3, "\(report.skipped)")
+        #expect(report.skipped[2].contains("card 4 (line 14)") && report.skipped[2].contains("END:VCARD"))
         #expect(try all(store).map(\.displayName) == ["One Good"])
     }
 
     @Test func formatIsToldByContent() {
-        #expect(ImportFormat(of: Data("\u{FEFF}\r\n  begin:vcard\r\nVERSION:4.0".utf8)) == .vCard)
-        #expect(ImportFormat(of: Data("[{\"firstName\": \"A\"}]".utf8)) == .json)
+        func isVCard(_ text: String) -> Bool {
+            Data(text.utf8).withUnsafeBytes { VCardReader.isVCard($0.bindMemory(to: UInt8.self)) }
+        }
+        #expect(isVCard("\u{FEFF}\r\n  begin:vcard\r\nVERSION:4.0"))
+        #expect(!isVCard("[{\"firstName\": \"A\"}]"))
     }
 }

@@ -1,33 +1,50 @@
 import Foundation
+import GRDB
 
-/// Reads, validates and derives the contacts of a file on a second thread
-/// while the calling thread writes them, so that parsing and SQLite share
-/// the import's time instead of adding up.
+/// The one way contacts come in, whatever their format: readers yield
+/// drafts one at a time on a second thread, which validates and derives
+/// them, while the calling thread writes them, so that parsing and SQLite
+/// share the import's time instead of adding up. Large imports defer the
+/// secondary indexes (``DeferredIndexes``) the same way for every format.
 ///
-/// Contacts arrive in file order, in batches through a bounded buffer, so
-/// memory stays flat whatever the file's size. The first failure in file
+/// Contacts arrive in input order, in batches through a bounded buffer, so
+/// memory stays flat whatever the inputs' size. The first failure in input
 /// order wins as it would on one thread: a reading or validation error
-/// surfaces after the contacts before it were handed over, and a writing
-/// error stops the reader.
-enum ImportPipeline {
-    /// A contact ready to write.
-    struct Prepared: Sendable {
-        var path: String
-        /// How far into the input the contact ends.
-        var bytesRead: Int
-        var draft: ContactDraft
-        var derived: DerivedFields
-    }
+/// surfaces after the contacts before it were written, and a writing error
+/// stops the reader.
+struct ImportPipeline {
+    var inputs: [ImportInput]
+    /// Skip records that cannot be read, fail validation or repeat a taken
+    /// id, and report them, instead of failing the import.
+    var skippingInvalid = false
+    var progress: ImportProgress?
+    /// Deferral starts once this many contacts were written (and at least
+    /// as many as the table held).
+    var deferringIndexesAfter = DeferredIndexes.minimumContacts
 
     static let batchSize = 256
     /// Batches read ahead of the writer, at most.
     static let capacity = 8
 
-    /// Calls `write` for each contact of `input`, in order, on the calling
-    /// thread; returns once the reader has stopped.
-    static func run(_ input: ContactsInput, write: (Prepared) throws -> Void) throws {
+    /// A record ready to write, or skipped.
+    private enum Prepared: Sendable {
+        case contact(path: String, bytesRead: Int, draft: ContactDraft, derived: DerivedFields)
+        case skipped(String, bytesRead: Int)
+    }
+
+    /// Writes every contact of the inputs in the caller's transaction.
+    func run(_ db: Database) throws -> ImportReport {
+        let total = inputs.reduce(0) { $0 + $1.byteCount }
+        let now = Timestamp.string(from: Date())
+        let writer = try ContactWriter(db)
+        var indexes = try DeferredIndexes(db, minimumContacts: deferringIndexesAfter)
+        var report = ImportReport()
+        let vCards = VCardCounts()
         let buffer = Buffer()
-        let reader = Thread { read(input, into: buffer) }
+        let (inputs, skippingInvalid) = (inputs, skippingInvalid)
+        let reader = Thread {
+            Self.read(inputs, skippingInvalid: skippingInvalid, into: buffer, counting: vCards)
+        }
         reader.stackSize = 8 << 20
         reader.start()
         defer {
@@ -35,22 +52,70 @@ enum ImportPipeline {
             buffer.waitUntilReaderStops()
         }
         while let batch = try buffer.take() {
-            for contact in batch { try write(contact) }
+            for record in batch {
+                switch record {
+                case let .contact(path, bytesRead, draft, derived):
+                    do {
+                        _ = try writer.insert(draft, derived, at: path, now: now)
+                        report.imported += 1
+                        try indexes.didInsert(report.imported, db)
+                    } catch let error as ContactsDBError where skippingInvalid {
+                        report.skipped.append(error.localizedDescription)
+                    }
+                    progress?(bytesRead, total)
+                case let .skipped(reason, bytesRead):
+                    report.skipped.append(reason)
+                    progress?(bytesRead, total)
+                }
+            }
         }
+        try indexes.finish(db)
+        progress?(total, total)
+        buffer.waitUntilReaderStops()
+        report.unheldProperties = vCards.reader.unheldProperties
+        report.unknownMessengers = vCards.reader.unknownMessengers
+        return report
     }
 
-    private static func read(_ input: ContactsInput, into buffer: Buffer) {
+    /// The vCard reader's counts, handed from the reading thread once it stops.
+    private final class VCardCounts: @unchecked Sendable {
+        var reader = VCardReader()
+    }
+
+    private static func read(
+        _ inputs: [ImportInput], skippingInvalid: Bool, into buffer: Buffer, counting vCards: VCardCounts
+    ) {
         var batch: [Prepared] = []
         batch.reserveCapacity(batchSize)
+        var offset = 0
+        func add(_ path: String, _ bytesRead: Int, _ result: Result<ContactDraft, ContactsDBError>) throws {
+            if buffer.isWriterGone { throw CancellationError() }
+            do {
+                let draft = try ContactValidator.validated(try result.get(), at: path)
+                batch.append(.contact(path: path, bytesRead: bytesRead, draft: draft, derived: DerivedFields(draft)))
+            } catch let error as ContactsDBError where skippingInvalid {
+                batch.append(.skipped(error.localizedDescription, bytesRead: bytesRead))
+            }
+            if batch.count == batchSize {
+                guard buffer.put(batch) else { throw CancellationError() }
+                batch.removeAll(keepingCapacity: true)
+            }
+        }
         do {
-            try ContactJSON.forEachContact(in: input.bytes, source: input.source) { path, bytesRead, contact in
-                if buffer.isWriterGone { throw CancellationError() }
-                let draft = try ContactValidator.validated(contact.draft, at: path)
-                batch.append(Prepared(path: path, bytesRead: bytesRead, draft: draft, derived: DerivedFields(draft)))
-                input.release?(bytesRead)
-                if batch.count == batchSize {
-                    guard buffer.put(batch) else { throw CancellationError() }
-                    batch.removeAll(keepingCapacity: true)
+            for input in inputs {
+                try input.withBytes { input in
+                    if VCardReader.isVCard(input.bytes) {
+                        try vCards.reader.forEachCard(in: input.bytes, source: input.source) { card, end in
+                            try add(card.path, offset + end, card.result)
+                            input.release?(end)
+                        }
+                    } else {
+                        try ContactJSON.forEachContact(in: input.bytes, source: input.source) { path, end, contact in
+                            try add(path, offset + end, .success(contact.draft))
+                            input.release?(end)
+                        }
+                    }
+                    offset += input.bytes.count
                 }
             }
             if !batch.isEmpty { _ = buffer.put(batch) }

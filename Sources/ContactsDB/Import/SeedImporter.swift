@@ -48,9 +48,7 @@ enum SeedImporter {
     /// processes opening a new database import it once.
     static func seedIfFirstOpen(_ db: Database) throws -> SeedImport? {
         guard try isUnsettled(db) else { return nil }
-        let outcome = try ContactsInput.with(BundledSeed.data, source: BundledSeed.source) { input in
-            try seed(input, progress: nil, db)
-        }
+        let outcome = try seed(.data(BundledSeed.data, source: BundledSeed.source), progress: nil, db)
         guard case let .imported(record) = outcome else { return nil }
         return record
     }
@@ -60,35 +58,17 @@ enum SeedImporter {
         try SeedRecords.all(db).isEmpty && Settings.value(Settings.bundledSeedDeclinedKey, db) == nil
     }
 
-    static func seed(_ input: ContactsInput, progress: ImportProgress?, _ db: Database) throws -> SeedOutcome {
-        let checksum = Checksum.sha256(UnsafeRawBufferPointer(input.bytes))
+    /// Imports `input` unless a seed of the same bytes was imported before.
+    static func seed(_ input: ImportInput, progress: ImportProgress?, _ db: Database) throws -> SeedOutcome {
+        let checksum = try input.withBytes { Checksum.sha256(UnsafeRawBufferPointer($0.bytes)) }
         if let earlier = try SeedRecords.all(db).first(where: { $0.checksum == checksum }) {
             return .alreadyImported(earlier)
         }
-        let source = input.source
-        let count = try insertAll(input, progress: progress, db)
+        let count = try ImportPipeline(inputs: [input], progress: progress).run(db).imported
         let now = Timestamp.string(from: Date())
-        let record = SeedImport(checksum: checksum, source: source, contactCount: count, importedAt: Timestamp.date(from: now) ?? Date())
+        let record = SeedImport(
+            checksum: checksum, source: input.source, contactCount: count, importedAt: Timestamp.date(from: now) ?? Date())
         try SeedRecords.record(record, db)
         return .imported(record)
-    }
-
-    static func insertAll(
-        _ input: ContactsInput, progress: ImportProgress?,
-        deferringIndexesAfter minimum: Int = DeferredIndexes.minimumContacts, _ db: Database
-    ) throws -> Int {
-        let now = Timestamp.string(from: Date())
-        let writer = try ContactWriter(db)
-        var indexes = try DeferredIndexes(db, minimumContacts: minimum)
-        var count = 0
-        try ImportPipeline.run(input) { contact in
-            _ = try writer.insert(contact.draft, contact.derived, at: contact.path, now: now)
-            count += 1
-            try indexes.didInsert(count, db)
-            progress?(contact.bytesRead, input.bytes.count)
-        }
-        try indexes.finish(db)
-        progress?(input.bytes.count, input.bytes.count)
-        return count
     }
 }

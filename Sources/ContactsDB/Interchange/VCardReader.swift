@@ -8,8 +8,8 @@ import Foundation
 struct VCardReader {
     /// One card as read, or why it could not be.
     struct Card {
-        var position: Int
-        var line: Int
+        /// Where the card is, as errors name it: `cards.vcf card 2 (line 9)`.
+        var path: String
         var result: Result<ContactDraft, ContactsDBError>
     }
 
@@ -17,42 +17,97 @@ struct VCardReader {
     private(set) var unheldProperties: [String: Int] = [:]
     /// IMPP schemes that are not one of the five services, with counts.
     private(set) var unknownMessengers: [String: Int] = [:]
+    /// Cards read so far, across files: a card's number is one more.
+    private(set) var cardCount = 0
 
-    /// True when `data` looks like vCard text rather than JSON.
-    static func isVCard(_ data: Data) -> Bool {
-        let head = String(decoding: data.prefix(64), as: UTF8.self)
+    /// True when `bytes` look like vCard text rather than JSON.
+    static func isVCard(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let head = String(decoding: bytes.prefix(64), as: UTF8.self)
             .trimmingCharacters(in: CharacterSet(charactersIn: "\u{FEFF}").union(.whitespacesAndNewlines))
         return head.uppercased().hasPrefix("BEGIN:VCARD")
     }
 
-    /// The cards of one file, in order; `firstPosition` numbers them across files.
-    mutating func cards(in data: Data, source: String, firstPosition: Int = 0) -> [Card] {
-        var cards: [Card] = []
-        var properties: [Property] = []
-        var startLine = 0
-        var inCard = false
-        for (line, property) in Self.contentLines(Self.decode(data)) {
-            switch property.name {
-            case "BEGIN" where property.rawValue.uppercased() == "VCARD":
-                inCard = true
-                properties = []
-                startLine = line
-            case "END" where property.rawValue.uppercased() == "VCARD" && inCard:
-                inCard = false
-                let position = firstPosition + cards.count
-                cards.append(Card(position: position, line: startLine, result: Result {
-                    try draft(from: properties, source: source, position: position, line: startLine)
-                }.mapError { $0 as? ContactsDBError ?? .databaseFailure(reason: "\($0)") }))
+    /// Reads the cards of one file in order, one at a time, calling `body`
+    /// with each card and the offset of the byte after it. Only one card's
+    /// text is held at a time, so a file of any size reads in bounded memory.
+    /// A card nested in another (vCard 2.1's AGENT) stays inside it.
+    mutating func forEachCard(
+        in bytes: UnsafeBufferPointer<UInt8>, source: String, _ body: (Card, Int) throws -> Void
+    ) rethrows {
+        var lineStart = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        var lineNumber = 0, depth = 0
+        var card = (start: 0, line: 0)
+        while lineStart < bytes.count {
+            let lineEnd = bytes[lineStart...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+            let next = min(lineEnd + 1, bytes.count)
+            lineNumber += 1
+            switch Self.marker(bytes[lineStart..<lineEnd]) {
+            case .begin?:
+                if depth == 0 { card = (lineStart, lineNumber) }
+                depth += 1
+            case .end? where depth > 0:
+                depth -= 1
+                if depth == 0 {
+                    try body(readCard(UnsafeBufferPointer(rebasing: bytes[card.start..<next]),
+                                      source: source, line: card.line), next)
+                }
             default:
-                if inCard { properties.append(property) }
+                break
+            }
+            lineStart = next
+        }
+        if depth > 0 {
+            cardCount += 1
+            try body(Card(path: Self.path(source, cardCount, card.line), result: .failure(.invalidContact(
+                field: Self.path(source, cardCount, card.line), reason: "the card has no END:VCARD."))), bytes.count)
+        }
+    }
+
+    /// The cards of one file, read whole.
+    mutating func cards(in data: Data, source: String) -> [Card] {
+        var cards: [Card] = []
+        data.withUnsafeBytes { raw in forEachCard(in: raw.bindMemory(to: UInt8.self), source: source) { card, _ in cards.append(card) } }
+        return cards
+    }
+
+    private enum Marker { case begin, end }
+
+    /// Whether a line is `BEGIN:VCARD` or `END:VCARD`, in any case, with
+    /// surrounding white space.
+    private static func marker(_ line: Slice<UnsafeBufferPointer<UInt8>>) -> Marker? {
+        let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+        guard let first = line.firstIndex(where: { !isSpace($0) }),
+              let last = line.lastIndex(where: { !isSpace($0) }), last - first < 12 else { return nil }
+        switch String(decoding: line[first...last], as: UTF8.self).uppercased() {
+        case "BEGIN:VCARD": return .begin
+        case "END:VCARD": return .end
+        default: return nil
+        }
+    }
+
+    private static func path(_ source: String, _ number: Int, _ line: Int) -> String {
+        "\(source) card \(number) (line \(line))"
+    }
+
+    /// One card's text, from its BEGIN line through its END line.
+    private mutating func readCard(_ bytes: UnsafeBufferPointer<UInt8>, source: String, line: Int) -> Card {
+        cardCount += 1
+        let path = Self.path(source, cardCount, line)
+        var properties: [Property] = []
+        var depth = 0
+        for (_, property) in Self.contentLines(Self.decode(Data(bytes))) {
+            let isMarker = property.rawValue.uppercased() == "VCARD"
+            if property.name == "BEGIN" && isMarker {
+                depth += 1
+                if depth == 2 { unheldProperties["AGENT (a nested card)", default: 0] += 1 }
+            } else if property.name == "END" && isMarker {
+                depth -= 1
+            } else if depth == 1 {
+                properties.append(property)
             }
         }
-        if inCard {
-            let position = firstPosition + cards.count
-            cards.append(Card(position: position, line: startLine, result: .failure(.invalidContact(
-                field: "\(source) card \(position + 1) (line \(startLine))", reason: "the card has no END:VCARD."))))
-        }
-        return cards
+        return Card(path: path, result: Result { try draft(from: properties) }
+            .mapError { $0 as? ContactsDBError ?? .invalidContact(field: path, reason: "\($0)") })
     }
 
     // MARK: - Content lines
@@ -194,7 +249,7 @@ struct VCardReader {
 
     // MARK: - Cards
 
-    private mutating func draft(from properties: [Property], source: String, position: Int, line: Int) throws -> ContactDraft {
+    private mutating func draft(from properties: [Property]) throws -> ContactDraft {
         var draft = ContactDraft()
         var formattedName: String?
         // Apple-style custom labels: `item1.TEL:…` with `item1.X-ABLabel:Cottage`.
@@ -253,7 +308,7 @@ struct VCardReader {
         if draft.firstName == nil, draft.lastName == nil, draft.company == nil, let formattedName, !formattedName.isEmpty {
             draft.firstName = formattedName
         }
-        return try ContactValidator.validated(draft, at: "\(source) card \(position + 1) (line \(line))")
+        return draft
     }
 
     /// The model's label for vCard TYPE values: cell → mobile, and so on.

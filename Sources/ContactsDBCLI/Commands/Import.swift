@@ -15,30 +15,35 @@ extension ContactsDBCommand {
 
         @OptionGroup var database: DatabaseOptions
         @Argument(help: "A JSON or vCard file, a directory of .vcf files, or - for stdin.") var file: String
-        @Flag(help: "Skip vCards that cannot be read, and report them, instead of importing nothing.")
+        @Flag(help: "Skip records that cannot be read or break a rule (a vCard card, a JSON contact), and report them, instead of importing nothing.")
         var skipInvalid = false
 
         func run() throws {
-            let name = InputFile.displayName(file)
-            if let files = try vCardDirectory() {
-                return try importVCards(files, into: try database.openStore())
-            }
-            try InputFile.checkReadable(file)
-            let data = try InputFile.read(file)  // mapped, not read whole
-            if ImportFormat(of: data) == .vCard {
-                return try importVCards([(name, data)], into: try database.openStore())
-            }
+            let inputs = try vCardDirectory() ?? [try Self.input(file)]
             let store = try database.openStore()
             let progress = Terminal.ProgressBar(label: "Importing")
-            let count = file == "-"
-                ? try store.importContacts(data, source: name, progress: progress.update)
-                : try store.importContacts(fromFileAt: file, progress: progress.update)
+            let report = try store.importContacts(from: inputs, skippingInvalid: skipInvalid, progress: progress.update)
             progress.finish()
-            print("Imported \(count) contacts from \(name).")
+            for skipped in report.skipped { Terminal.printNotice("Skipped \(skipped)") }
+            if !report.unknownMessengers.isEmpty {
+                Terminal.printNotice("Warning: messengers of unknown services were not imported: \(Self.counted(report.unknownMessengers)).")
+            }
+            if !report.unheldProperties.isEmpty {
+                Terminal.printNotice("Not imported, as contacts here do not hold them: \(Self.counted(report.unheldProperties)).")
+            }
+            let name = inputs.count == 1 ? InputFile.displayName(file) : "\(inputs.count) files"
+            print("Imported \(report.imported) contacts from \(name)"
+                  + (report.skipped.isEmpty ? "." : "; skipped \(report.skipped.count) record\(report.skipped.count == 1 ? "" : "s")."))
+        }
+
+        /// A file, read through a memory map by the import; stdin, read whole.
+        private static func input(_ path: String) throws -> ImportInput {
+            try InputFile.checkReadable(path)
+            return path == "-" ? .data(try InputFile.read(path), source: InputFile.displayName(path)) : .file(path: path)
         }
 
         /// The .vcf files of `file` when it is a directory, in name order.
-        private func vCardDirectory() throws -> [(String, Data)]? {
+        private func vCardDirectory() throws -> [ImportInput]? {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), isDirectory.boolValue else { return nil }
             let names = try FileManager.default.contentsOfDirectory(atPath: file)
@@ -46,20 +51,7 @@ extension ContactsDBCommand {
             guard !names.isEmpty else {
                 throw ContactsDBError.unreadableFile(path: file, reason: "the directory holds no .vcf files")
             }
-            return try names.map { ($0, try InputFile.read((file as NSString).appendingPathComponent($0))) }
-        }
-
-        private func importVCards(_ files: [(String, Data)], into store: ContactStore) throws {
-            let report = try store.importVCards(files.map { (source: $0.0, data: $0.1) }, skippingInvalid: skipInvalid)
-            for skipped in report.skippedCards { Terminal.printNotice("Skipped \(skipped)") }
-            if !report.unknownMessengers.isEmpty {
-                Terminal.printNotice("Warning: messengers of unknown services were not imported: \(Self.counted(report.unknownMessengers)).")
-            }
-            if !report.unheldProperties.isEmpty {
-                Terminal.printNotice("Not imported, as contacts here do not hold them: \(Self.counted(report.unheldProperties)).")
-            }
-            print("Imported \(report.imported) contacts from \(files.count == 1 ? files[0].0 : "\(files.count) files")"
-                  + (report.skippedCards.isEmpty ? "." : "; skipped \(report.skippedCards.count) cards."))
+            return try names.map { try Self.input((file as NSString).appendingPathComponent($0)) }
         }
 
         private static func counted(_ counts: [String: Int]) -> String {
