@@ -109,3 +109,21 @@ extension ContactStore {
         }
     }
 }
+
+/// The phone search tables follow every write through the views their
+/// triggers read (Schema/0005): a number found after it is added is not
+/// found after it is replaced or its contact deleted, in either index.
+@Suite struct PhoneSearchTriggerTests {
+    @Test func searchFollowsAddsUpdatesAndDeletes() throws {
+        let store = try ContactStore.makeEmpty()
+        let id = try store.add(ContactDraft(firstName: "Ann", phones: [Phone(value: "+7 912 345-67-89")])).id
+        func found(_ text: String) throws -> [String] { try store.ids(matching: ContactQuery().filter(.phone(text))) }
+        #expect(try found("4567") == [id] && found("+79123456789") == [id])
+        try store.update(id: id) { $0.phones = [Phone(value: "+7 903 111-22-33")] }
+        #expect(try found("4567").isEmpty && found("+79123456789").isEmpty)
+        #expect(try found("1112") == [id] && found("+79031112233") == [id])
+        try store.delete(ids: [id])
+        #expect(try found("1112").isEmpty && found("+79031112233").isEmpty)
+        #expect(try store.diagnose().allSatisfy(\.isHealthy))
+    }
+}

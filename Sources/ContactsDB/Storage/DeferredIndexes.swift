@@ -18,13 +18,12 @@ struct DeferredIndexes {
     static let minimumContacts = 5_000
 
     /// Each insert trigger deferred, and the statement that writes, at the
-    /// end, what it would have written for the contacts after `?`.
+    /// end, what it would have written for the contacts after `?`: from
+    /// the view the trigger itself reads (Schema/0004, 0005).
     private static let triggers = [
         "contact_counts_insert": "",  // the counts are rebuilt whole
         "phone_digits_insert": """
-            INSERT INTO phoneDigits (rowid, digits)
-                SELECT \(PhoneKey.packing(contactPk: "contactPk", position: "position")), ltrim(normalized, '+')
-                FROM phone WHERE contactPk > ?
+            INSERT INTO phoneDigits (rowid, digits) SELECT phoneKey, digits FROM phoneDigitsOf WHERE contactPk > ?
             """,
         "phone_window_insert": """
             INSERT OR IGNORE INTO phoneWindow (window, phoneKey)

@@ -1,14 +1,10 @@
 /// How a phone is keyed in the search tables (`phoneDigits`' rowid,
 /// `phoneWindow.phoneKey`): its contact's key and its position, packed as
-/// `contactPk * 128 + position` by Schema/0001 and 0004. A contact holds
+/// `contactPk * 128 + position` by the views `phoneDigitsOf` and
+/// `phoneWindowOf` (Schema/0004, 0005), which every writer reads. A contact holds
 /// at most 100 phones, so the position fits in the low 7 bits.
 enum PhoneKey {
     static let positionBits = 7
-
-    /// The SQL expression that packs a contact key and a position.
-    static func packing(contactPk: String, position: String) -> String {
-        "\(contactPk) * \(1 << positionBits) + \(position)"
-    }
 
     /// The SQL expression for the contact key of a packed `key`.
     static func contactPk(of key: String) -> String { "\(key) >> \(positionBits)" }

@@ -62,17 +62,13 @@ enum HealthChecks {
     /// True when the kept counts equal those computed from the contacts.
     private static let countsMatchSQL = """
         SELECT NOT EXISTS (
-            SELECT sortIndex, sectionKey, count FROM sectionCount WHERE count > 0
-            EXCEPT SELECT sortIndex, sectionKey, count(*) FROM contact GROUP BY sortIndex
+            SELECT sortIndex, sectionKey, count FROM sectionCount WHERE count > 0 EXCEPT SELECT * FROM sectionCountOf
         ) AND NOT EXISTS (
-            SELECT sortIndex, sectionKey, count(*) FROM contact GROUP BY sortIndex
-            EXCEPT SELECT sortIndex, sectionKey, count FROM sectionCount
+            SELECT * FROM sectionCountOf EXCEPT SELECT sortIndex, sectionKey, count FROM sectionCount
         ) AND NOT EXISTS (
-            SELECT attributes, count FROM attributeCount WHERE count > 0
-            EXCEPT SELECT attributes, count(*) FROM contact GROUP BY attributes
+            SELECT attributes, count FROM attributeCount WHERE count > 0 EXCEPT SELECT * FROM attributeCountOf
         ) AND NOT EXISTS (
-            SELECT attributes, count(*) FROM contact GROUP BY attributes
-            EXCEPT SELECT attributes, count FROM attributeCount
+            SELECT * FROM attributeCountOf EXCEPT SELECT attributes, count FROM attributeCount
         )
         """
 }

@@ -35,11 +35,9 @@ enum Reindexer {
     static func rebuildCounts(_ db: Database) throws {
         try db.execute(sql: """
             DELETE FROM sectionCount;
-            INSERT INTO sectionCount (sortIndex, sectionKey, count)
-                SELECT sortIndex, sectionKey, count(*) FROM contact GROUP BY sortIndex;
+            INSERT INTO sectionCount (sortIndex, sectionKey, count) SELECT sortIndex, sectionKey, count FROM sectionCountOf;
             DELETE FROM attributeCount;
-            INSERT INTO attributeCount (attributes, count)
-                SELECT attributes, count(*) FROM contact GROUP BY attributes;
+            INSERT INTO attributeCount (attributes, count) SELECT attributes, count FROM attributeCountOf;
             """)
     }
 
