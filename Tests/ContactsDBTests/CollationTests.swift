@@ -119,6 +119,51 @@ import Testing
         #expect(disagreements.isEmpty, "\(disagreements)")
     }
 
+    /// Every letter of the Latin, Greek, Cyrillic and Hangul blocks (each
+    /// case and accented form a letter of its own) folds to text ICU holds
+    /// equal to it, and letters ICU holds equal fold alike: so two letters
+    /// fold alike exactly when ICU finds them equal at primary strength.
+    @Test func foldingIsICUsPrimaryEqualityForEveryLetter() {
+        let blocks: [ClosedRange<UInt32>] = [
+            0x41...0x24F, 0x1E00...0x1EFF,  // Latin, with its extensions
+            0x370...0x3FF, 0x1F00...0x1FFF,  // Greek
+            0x400...0x52F,  // Cyrillic
+            0x1100...0x11FF, 0x3130...0x318F, 0xAC00...0xD7A3,  // Hangul jamo and syllables
+        ]
+        let letters = blocks.joined().compactMap(UnicodeScalar.init)
+            .filter { $0.properties.isAlphabetic && $0.properties.generalCategory != .nonspacingMark }
+            .map(String.init)
+        var notEqual: [String] = [], foldsByKey: [Data: Set<String>] = [:]
+        for letter in letters {
+            let folded = Collation.fold(letter)
+            if Collation.compare(folded, letter) != 0 { notEqual.append("\(letter) → \(folded)") }
+            foldsByKey[Collation.key(letter), default: []].insert(folded)
+        }
+        let split = foldsByKey.values.filter { $0.count > 1 }.map { $0.sorted().joined(separator: " ≠ ") }
+        #expect(letters.count > 12_000)
+        #expect(notEqual.isEmpty, "folded to text ICU does not hold equal: \(notEqual.prefix(20))")
+        #expect(split.isEmpty, "letters ICU holds equal fold apart: \(split.prefix(20))")
+    }
+
+    @Test(arguments: [
+        ("Łukasz", "lukasz"), ("Ødegaard", "odegaard"), ("Đorđe", "dorde"), ("Æsop", "aesop"),
+        ("Strauß", "STRAUSS"), ("Ёлкин", "елкин"), ("Müller", "mul"), ("Ἀθηνᾶ", "αθη"),
+    ])
+    func theNameFilterFindsWhatICUHoldsEqual(_ stored: String, _ typed: String) throws {
+        let store = try ContactStore.makeEmpty()
+        let id = try store.add(ContactDraft(lastName: stored)).id
+        try store.add(ContactDraft(lastName: "Иванов"))
+        #expect(try store.ids(matching: ContactQuery().filter(.namePrefix(typed))) == [id])
+    }
+
+    @Test func lettersICUKeepsApartStayApart() throws {
+        let store = try ContactStore.makeEmpty()
+        let short = try store.add(ContactDraft(lastName: "Йодов")).id
+        let plain = try store.add(ContactDraft(lastName: "Иванов")).id
+        #expect(try store.ids(matching: ContactQuery().filter(.namePrefix("й"))) == [short])
+        #expect(try store.ids(matching: ContactQuery().filter(.namePrefix("и"))) == [plain])
+    }
+
     @Test func keysFromAnotherCollationAreRecomputedOnOpen() throws {
         let directory = TemporaryDirectory()
         let path = directory.path("old-keys.sqlite")

@@ -17,7 +17,8 @@ enum Collation {
     static let version: String = {
         var buffer = [CChar](repeating: 0, count: 64)
         cicu_collation_version(&buffer, Int32(buffer.count))
-        return "icu " + String(cString: buffer) + " primary"
+        // "fold" marks keys and folded words computed by the ICU-derived fold.
+        return "icu " + String(cString: buffer) + " primary fold"
     }()
 
     /// The bytewise-comparable ICU sort key of `text`.
@@ -44,51 +45,27 @@ enum Collation {
     /// True when `a` sorts before `b`, for `sorted(by:)`.
     static func precedes(_ a: String, _ b: String) -> Bool { compare(a, b) < 0 }
 
-    /// Case- and accent-insensitive form of `text`, as ICU's primary
-    /// strength reads it: `Ё` → `е`, `É` → `e`, `ß` → `ss`, `ς` → `σ`, but
-    /// `Й` stays `й`.
+    /// `text` with each character replaced by the one that stands for all
+    /// the characters ICU's root collator holds equal to it at primary
+    /// strength (lower case, unaccented): `Ё` → `е`, `É` → `e`, `Ł` → `l`,
+    /// `Ø` → `o`, `Æ` → `ae`, `ß` → `ss`, but `Й` stays `й`. Two texts fold
+    /// alike when ICU finds them equal, letter for letter, so that a name
+    /// filter on folded words finds what the collator would.
     static func fold(_ text: String) -> String {
-        // Scalar by scalar through a table for the alphabets below U+0500 and
-        // Hangul syllables (which fold to themselves); the full Unicode path
-        // only for combining marks and other scripts.
         var folded = ""
         folded.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
+        for scalar in text.precomposedStringWithCanonicalMapping.unicodeScalars {
             switch scalar.value {
             case 0..<0x80:
                 let byte = UInt8(scalar.value)
                 folded.unicodeScalars.append(UnicodeScalar((0x41...0x5A).contains(byte) ? byte | 0x20 : byte))
-            case 0x80..<0x300, 0x370..<0x500:
-                folded += foldedScalars[Int(scalar.value)]
             case 0xAC00...0xD7A3:
-                folded.unicodeScalars.append(scalar)
+                folded.unicodeScalars.append(scalar)  // each syllable is a class of its own
             default:
-                return foldSlowly(text)
+                folded += FoldTable.shared.fold(scalar)
             }
         }
         return folded
-    }
-
-    private static let foldedScalars: [String] = (0..<0x500).map { value in
-        UnicodeScalar(value).map { foldSlowly(String($0)) } ?? ""
-    }
-
-    private static func foldSlowly(_ text: String) -> String {
-        var folded = String.UnicodeScalarView()
-        for scalar in text.lowercased().decomposedStringWithCanonicalMapping.unicodeScalars {
-            if scalar.properties.generalCategory == .nonspacingMark {
-                if scalar == "\u{306}", let base = folded.last, base == "и" || base == "у" {
-                    folded.append(scalar)  // й and ў are letters of their own
-                }
-                continue
-            }
-            switch scalar {
-            case "ß": folded.append(contentsOf: "ss".unicodeScalars)
-            case "ς": folded.append("σ")
-            default: folded.append(scalar)
-            }
-        }
-        return String(folded).precomposedStringWithCanonicalMapping
     }
 
     /// The section a sort name files under: the label ICU's AlphabeticIndex
@@ -132,4 +109,71 @@ enum SectionIndex {
             return (label, position)
         }
     }()
+}
+
+/// The fold of ``Collation/fold(_:)``, derived from ICU's root collator:
+/// the scalars of the alphabets a contacts list shows (Latin, Greek,
+/// Cyrillic and their extensions, Hangul jamo) grouped by their primary
+/// sort keys, each group standing for itself by its lower-case member; a letter ICU expands
+/// into two (`æ`, `ß`) stands for the pair it equals. Other scalars are
+/// looked up by their key when first seen, and stand for themselves when
+/// no class of the table has it: the classes never depend on the order in
+/// which a process meets scalars, so every process folds alike.
+final class FoldTable: @unchecked Sendable {
+    static let shared = FoldTable()
+
+    /// The scalars folded when the table is built.
+    static let ranges: [ClosedRange<UInt32>] = [0x80...0x52F, 0x1100...0x11FF, 0x1E00...0x1FFF, 0x3130...0x318F]
+
+    /// The folds of the scalars below ``fixedCount``, read without a lock.
+    private var fixed: [String] = []
+    private static let fixedCount = 0x530
+    private let lock = NSLock()
+    private var byScalar: [UInt32: String] = [:]
+    /// Each primary key to the text that stands for its class.
+    private var byKey: [Data: String] = [:]
+
+    private init() {
+        // Pairs of Latin letters first: a letter ICU expands into two
+        // (`æ` = `ae`, `ß` = `ss`) then stands for the pair.
+        let letters = (0x61...0x7A).compactMap(UnicodeScalar.init).map(String.init)
+        for first in letters {
+            for second in letters { byKey[Collation.key(first + second)] = first + second }
+        }
+        var scalars = (0..<0x80).compactMap(UnicodeScalar.init)
+        scalars += Self.ranges.flatMap { $0.compactMap(UnicodeScalar.init) }
+        let keys = scalars.map { Collation.key(String($0)) }
+        // Lower-case and caseless members next, so that each class is
+        // named by its lower-case letter.
+        for (scalar, key) in zip(scalars, keys) where !key.isEmpty && !scalar.properties.changesWhenLowercased {
+            if byKey[key] == nil { byKey[key] = String(scalar) }
+        }
+        for (scalar, key) in zip(scalars, keys) where scalar.value >= 0x80 {
+            byScalar[scalar.value] = folded(scalar, key)
+        }
+        fixed = (0..<UInt32(Self.fixedCount)).map { byScalar[$0] ?? UnicodeScalar($0).map { String($0).lowercased() } ?? "" }
+    }
+
+    /// The scalar's fold: from the table, else by its key.
+    func fold(_ scalar: UnicodeScalar) -> String {
+        if scalar.value < Self.fixedCount { return fixed[Int(scalar.value)] }
+        lock.lock()
+        defer { lock.unlock() }
+        if let folded = byScalar[scalar.value] { return folded }
+        let key = Collation.key(String(scalar))
+        let folded = key.isEmpty ? "" : byKey[key] ?? String(scalar).lowercased()
+        byScalar[scalar.value] = folded
+        return folded
+    }
+
+    /// What stands for the scalar's class: nothing for a scalar ICU
+    /// ignores (a combining mark), else the class's name, or the scalar's
+    /// own lower case, which then names its class.
+    private func folded(_ scalar: UnicodeScalar, _ key: Data) -> String {
+        guard !key.isEmpty else { return "" }
+        if let name = byKey[key] { return name }
+        let own = String(scalar).lowercased()
+        byKey[key] = own
+        return own
+    }
 }
