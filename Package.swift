@@ -18,6 +18,7 @@ let package = Package(
             name: "ContactsDB",
             dependencies: [
                 "CICU",
+                "CPhoneNumber",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -30,6 +31,9 @@ let package = Package(
             name: "CICU",
             linkerSettings: [.linkedLibrary("icui18n"), .linkedLibrary("icuuc"), .linkedLibrary("icudata")]
         ),
+        // libphonenumber (Debian's libphonenumber-dev): parsing, validity and
+        // every display form of phone numbers, behind a C face like ICU's.
+        .target(name: "CPhoneNumber", linkerSettings: [.linkedLibrary("phonenumber")]),
         .executableTarget(
             name: "ContactsDBCLI",
             dependencies: [

@@ -179,7 +179,7 @@ import Testing
 
         let reopened = try ContactStore.open(at: path, options: options)
         #expect(reopened.openReport.reindexedContacts == 30)
-        #expect(try reopened.collationVersions().stored == Collation.version)
+        #expect(try reopened.collationVersions().stored == DerivedFields.version)
         let fixed = try reopened.read { db in try Row.fetchAll(db, sql: "SELECT id, sortKey, sectionKey, sortIndex FROM contact ORDER BY id") }
         #expect(fixed == good)
         #expect(try ContactStore.open(at: path, options: options).openReport.reindexedContacts == nil)

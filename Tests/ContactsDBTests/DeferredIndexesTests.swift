@@ -63,7 +63,7 @@ import Testing
         try store.add(ContactDraft(firstName: "Kim", phones: [Phone(value: "010-1234-5678")]))
         #expect(try store.phoneWindowsMatchPhones())
         #expect(try store.rowCount("phoneWindow") > 0)
-        #expect(try store.ids(matching: ContactQuery().filter(.phone("1111111111"))) == [ids[30]])
+        #expect(try store.ids(matching: ContactQuery().filter(.phone("11111111111"))) == [ids[30]])
         // A stray window is reported, and reindex drops it.
         try store.write { db in try db.execute(sql: "INSERT INTO phoneWindow (window, phoneKey) VALUES (11234567, 5)") }
         #expect(try store.diagnose().first { $0.check == "phone search" }?.isHealthy == false)

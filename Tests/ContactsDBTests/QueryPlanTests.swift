@@ -57,9 +57,9 @@ import Testing
     }
 
     @Test func q4AndQ8ReadTheMaintainedCounts() throws {
-        let count = try Self.plan(Self.q3Filter.countStatement())
+        let count = try Self.plan(Self.q3Filter.countStatement(QueryPlan()))
         #expect(count.contains("attributeCount") && !count.contains("contact"), "\(count)")
-        let sections = try Self.plan(ContactQuery().sectionsStatement())
+        let sections = try Self.plan(ContactQuery().sectionsStatement(QueryPlan()))
         #expect(sections.contains("sectionCount") && !sections.contains("TEMP B-TREE"), "\(sections)")
         #expect(try Self.store.count(matching: Self.q3Filter)
                 == Self.store.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM contact WHERE attributes & 27 = 27") })

@@ -22,7 +22,11 @@ struct DerivedFields: Sendable {
     var emailsFolded: [String]
     var addressesFolded: [(city: String, country: String)]
 
-    init(_ draft: ContactDraft) {
+    /// The version of the rules below: stored with the keys, which are
+    /// recomputed on open when it differs.
+    static let version = Collation.version + "; phones by libphonenumber"
+
+    init(_ draft: ContactDraft, regions: PhoneRegions) {
         let first = draft.firstName ?? "", last = draft.lastName ?? ""
         let writtenFamilyFirst = Self.isWrittenFamilyFirst(first + last)
         let separator = writtenFamilyFirst ? "" : " "
@@ -48,7 +52,7 @@ struct DerivedFields: Sendable {
         }
         nameWords = words.map { Data($0.utf8) }
         nameWordsText = words.map { " " + $0 }.joined()
-        phonesNormalized = draft.phones.map { PhoneNumber($0.value).normalized }
+        phonesNormalized = draft.phones.map { PhoneNumber($0.value, regions: regions).normalized }
         emailsFolded = draft.emails.map { Collation.fold($0.value) }
         addressesFolded = draft.addresses.map { (Collation.fold($0.city), Collation.fold($0.country)) }
     }

@@ -1,92 +1,144 @@
-/// A phone number read as SPEC §Semantics says: its digits, its E.164 form
-/// where the country is known, and the form an address book displays.
+import Foundation
+import CPhoneNumber
+
+/// The regions a number written without "+" is read in, in order: the
+/// first in which libphonenumber finds it valid gives its country. Each
+/// database has its own (SPEC §Locale rules); `RU,KR` unless set.
+public struct PhoneRegions: Hashable, Sendable, CustomStringConvertible {
+    public let codes: [String]
+
+    public static let `default` = PhoneRegions(checked: ["RU", "KR"])
+
+    /// Region codes separated by commas (`US,GB`), in any case; nil when
+    /// one is not a region libphonenumber knows, or none is given.
+    public init?(_ text: String) {
+        let codes = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).uppercased() }
+        guard !codes.isEmpty, codes.allSatisfy({ !$0.isEmpty && cpn_is_supported_region($0) == 1 }) else { return nil }
+        self.init(checked: codes)
+    }
+
+    private init(checked codes: [String]) {
+        var seen: Set<String> = []
+        self.codes = codes.filter { seen.insert($0).inserted }
+    }
+
+    public var description: String { codes.joined(separator: ",") }
+}
+
+/// What libphonenumber makes of a number, as `contactsdb phone` shows it.
+public struct PhoneNumberDescription: Hashable, Sendable, Encodable {
+    /// libphonenumber's E164, NATIONAL and INTERNATIONAL formats.
+    public var e164, national, international: String
+    /// The region the number belongs to (`RU`), if libphonenumber knows it.
+    public var region: String?
+    /// libphonenumber's PhoneNumberType name (`MOBILE`, `FIXED_LINE`, …).
+    public var type: String
+    public var valid: Bool
+}
+
+/// A phone number read as SPEC §Locale rules says, by libphonenumber: its
+/// digits, its E.164 form where its country is known, and the form an
+/// address book displays.
 struct PhoneNumber: Sendable {
     /// The number as entered, white space tidied.
     let value: String
     /// Every digit of the number, in order.
     let digits: String
-    /// `+` and the country code and national number, where the country is
-    /// known: an explicit `+`, Russian `8` + 10 digits, or a Korean domestic
-    /// number.
+    /// `+`, the country code and the national number, where the country is
+    /// known: written with "+", or valid in one of the default regions.
     let e164: String?
 
-    init(_ value: String) {
-        self.value = Text.tidy(value)
-        digits = String(self.value.unicodeScalars.filter { ("0"..."9").contains($0) })
-        e164 = Self.makeE164(value: self.value, digits: digits)
+    init(_ value: String, regions: PhoneRegions) {
+        let tidy = Text.tidy(value)
+        self.value = tidy
+        digits = String(tidy.unicodeScalars.filter { ("0"..."9").contains($0) })
+        e164 = Self.parsed(tidy, regions: regions).flatMap { number in
+            tidy.hasPrefix("+") || number.isValid == 1 ? Self.text(number.e164) : nil
+        }
     }
 
     /// What phone search and storage use: E.164, or the digits alone.
     var normalized: String { e164 ?? digits }
 
-    /// The Russian mask for +7, the hyphenated Korean national form for +82
-    /// (however the number was written), otherwise the number as stored.
-    var display: String {
-        guard let e164 else { return value }
-        if e164.hasPrefix("+7"), e164.count == 12 {
+    /// What libphonenumber makes of `text`, read in the first of `regions`
+    /// where it is valid (or the first, when it is valid in none); nil when
+    /// it cannot be read as a number at all.
+    static func describe(_ text: String, regions: PhoneRegions) -> PhoneNumberDescription? {
+        parsed(Text.tidy(text), regions: regions).map { number in
+            PhoneNumberDescription(
+                e164: Self.text(number.e164), national: Self.text(number.national),
+                international: Self.text(number.international),
+                region: number.region.0 == 0 ? nil : Self.text(number.region),
+                type: String(cString: cpn_type_name(number.type)), valid: number.isValid == 1)
+        }
+    }
+
+    /// How an address book shows a number whose E.164 form is `e164`:
+    /// Russian numbers in the app's mask `+7 (912) 345-67-89`, numbers of
+    /// a default region in their national form, others in the
+    /// international form; a number with no E.164 form as it was written.
+    static func display(value: String, e164: String?, regions: PhoneRegions) -> String {
+        guard let e164, let number = parsed(e164, regions: regions) else { return value }
+        if e164.hasPrefix("+7"), e164.utf8.count == 12 {
             let national = Array(e164.dropFirst(2))
             return "+7 (\(String(national[0..<3]))) \(String(national[3..<6]))-\(String(national[6..<8]))-\(String(national[8..<10]))"
         }
-        if e164.hasPrefix("+82"), let national = Self.koreanNationalForm("0" + e164.dropFirst(3)) {
-            return national
-        }
-        return value
+        let region = text(number.region)
+        return regions.codes.contains(region) ? text(number.national) : text(number.international)
     }
 
     // MARK: - Non public
 
-    private static func makeE164(value: String, digits: String) -> String? {
-        if value.hasPrefix("+") {
-            // libphonenumber drops a trunk 0 written after +82.
-            if digits.hasPrefix("820") { return "+82" + digits.dropFirst(3) }
-            return "+" + digits
+    private static func parsed(_ value: String, regions: PhoneRegions) -> cpn_number? {
+        var number = cpn_number()
+        guard !value.hasPrefix("+") else { return cpn_parse(value, "ZZ", &number) == 1 ? number : nil }
+        var first: cpn_number?
+        for region in regions.codes where cpn_parse(value, region, &number) == 1 {
+            if number.isValid == 1 { return number }
+            if first == nil { first = number }
         }
-        if digits.count == 11, digits.hasPrefix("8") { return "+7" + digits.dropFirst() }
-        if koreanAreaCode(of: digits) != nil { return "+82" + digits.dropFirst() }
-        return nil
+        return first
     }
 
-    /// The area or mobile prefix of a Korean domestic number (`010`, `02`,
-    /// `031`, `070`, …) followed by 7 or 8 digits, or nil.
-    private static func koreanAreaCode(of national: String) -> Substring? {
-        let scalars = Array(national.utf8)
-        guard scalars.first == UInt8(ascii: "0"), scalars.count >= 3 else { return nil }
-        let second = scalars[1], third = scalars[2]
-        let prefixLength: Int
-        switch (second, third) {
-        case (UInt8(ascii: "2"), _):
-            prefixLength = 2
-        case (UInt8(ascii: "1"), _), (UInt8(ascii: "7"), UInt8(ascii: "0")):
-            prefixLength = 3
-        case (UInt8(ascii: "3")...UInt8(ascii: "6"), UInt8(ascii: "1")...UInt8(ascii: "5")):
-            prefixLength = 3
-        default:
-            return nil
-        }
-        let rest = scalars.count - prefixLength
-        guard rest == 7 || rest == 8 else { return nil }
-        return national.prefix(prefixLength)
+    private static func text<T>(_ field: T) -> String {
+        withUnsafeBytes(of: field) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+    }
+}
+
+/// libphonenumber's as-you-type formatter, for an add form's phone field:
+/// typing 0, 1, 0, 7 in Korea shows `010-7`, and deleting the 7 shows
+/// `010` again.
+public final class AsYouTypeFormatter: @unchecked Sendable {
+    private let formatter: UnsafeMutableRawPointer?
+    private let lock = NSLock()
+
+    /// - parameter region: a region code (`KR`); libphonenumber formats
+    ///   a number of an unknown region as typed.
+    public init(region: String) {
+        formatter = cpn_formatter_new(region.uppercased())
     }
 
-    /// `010-1234-5678`, `02-123-4567`, `031-1234-5678`, and the nationwide
-    /// service numbers `1588-1234` (15XX, 16XX, 18XX), which have no trunk 0.
-    private static func koreanNationalForm(_ national: String) -> String? {
-        let service = national.dropFirst()
-        if service.count == 8, ["15", "16", "18"].contains(service.prefix(2)) {
-            return "\(service.prefix(4))-\(service.suffix(4))"
+    deinit { cpn_formatter_free(formatter) }
+
+    /// What the field shows when it holds `typed`, however it got there
+    /// (typed, deleted or pasted): the formatter is fed it afresh.
+    public func format(_ typed: String) -> String {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let formatter else { return typed }
+        cpn_formatter_clear(formatter)
+        var shown = [CChar](repeating: 0, count: 256)
+        for scalar in typed.unicodeScalars {
+            cpn_formatter_input(formatter, scalar.value, &shown, Int32(shown.count))
         }
-        guard let area = koreanAreaCode(of: national) else { return nil }
-        let subscriber = national.dropFirst(area.count)
-        let exchange = subscriber.dropLast(4)
-        return "\(area)-\(exchange)-\(subscriber.suffix(4))"
+        return typed.isEmpty ? "" : String(decoding: shown.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
 
 extension Phone {
-    /// The number in E.164 form, where its country is known.
-    public var e164: String? { PhoneNumber(value).e164 }
-
-    /// The number as an address book shows it: the Russian mask for +7,
-    /// the hyphenated national form for +82, otherwise as stored.
-    public var displayValue: String { PhoneNumber(value).display }
+    /// The number as an address book shows it, by the database's default
+    /// regions (``ContactStore/phoneRegions()``).
+    public func displayValue(regions: PhoneRegions) -> String {
+        PhoneNumber.display(value: value, e164: e164, regions: regions)
+    }
 }

@@ -41,9 +41,9 @@ struct ImportPipeline {
         var report = ImportReport()
         let vCards = VCardCounts()
         let buffer = Buffer()
-        let (inputs, skippingInvalid) = (inputs, skippingInvalid)
+        let (inputs, skippingInvalid, regions) = (inputs, skippingInvalid, writer.regions)
         let reader = Thread {
-            Self.read(inputs, skippingInvalid: skippingInvalid, into: buffer, counting: vCards)
+            Self.read(inputs, skippingInvalid: skippingInvalid, regions: regions, into: buffer, counting: vCards)
         }
         reader.stackSize = 8 << 20
         reader.start()
@@ -83,7 +83,8 @@ struct ImportPipeline {
     }
 
     private static func read(
-        _ inputs: [ImportInput], skippingInvalid: Bool, into buffer: Buffer, counting vCards: VCardCounts
+        _ inputs: [ImportInput], skippingInvalid: Bool, regions: PhoneRegions, into buffer: Buffer,
+        counting vCards: VCardCounts
     ) {
         var batch: [Prepared] = []
         batch.reserveCapacity(batchSize)
@@ -92,7 +93,7 @@ struct ImportPipeline {
             if buffer.isWriterGone { throw CancellationError() }
             do {
                 let draft = try ContactValidator.validated(try result.get(), at: path)
-                batch.append(.contact(path: path, bytesRead: bytesRead, draft: draft, derived: DerivedFields(draft)))
+                batch.append(.contact(path: path, bytesRead: bytesRead, draft: draft, derived: DerivedFields(draft, regions: regions)))
             } catch let error as ContactsDBError where skippingInvalid {
                 batch.append(.skipped(error.localizedDescription, bytesRead: bytesRead))
             }

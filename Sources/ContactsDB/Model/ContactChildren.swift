@@ -8,10 +8,23 @@ public struct Phone: Hashable, Sendable {
     public var type: String
     /// The number as entered (white space tidied).
     public var value: String
+    /// The number in E.164 form where its country is known, as the engine
+    /// stored it (by the database's default regions); nil on a phone not
+    /// read from a database.
+    public internal(set) var e164: String?
 
     public init(type: String = WellKnownLabel.mobile.rawValue, value: String) {
         self.type = type
         self.value = value
+    }
+
+    /// Phones are equal when their labels and numbers are: the E.164 form
+    /// follows from the number, so a typed phone equals its stored self.
+    public static func == (a: Phone, b: Phone) -> Bool { a.type == b.type && a.value == b.value }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(type)
+        hasher.combine(value)
     }
 }
 

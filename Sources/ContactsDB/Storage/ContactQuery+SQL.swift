@@ -6,6 +6,9 @@ struct QueryPlan: Hashable {
     /// Name-prefix keys common enough that scanning the requested order and
     /// checking each contact's words beats sorting every match.
     var scannedNamePrefixes: Set<Data> = []
+    /// The database's default phone regions, which read a phone filter as
+    /// they read stored numbers.
+    var regions = PhoneRegions.default
 }
 
 extension ContactQuery {
@@ -40,7 +43,7 @@ extension ContactQuery {
                     }
                 }
             case .phone(let text):
-                let digits = Self.phoneDigits(text)
+                let digits = Self.phoneDigits(text, regions: plan.regions)
                 if let windows = Self.phoneWindows(digits) {
                     // Schema/0004: these windows find every number holding
                     // the digits, and a few more, which instr() turns away.
@@ -121,20 +124,20 @@ extension ContactQuery {
         return attributes
     }
 
-    func countStatement() -> (sql: String, arguments: StatementArguments) {
+    func countStatement(_ plan: QueryPlan) -> (sql: String, arguments: StatementArguments) {
         if let attributes = attributesOnly {
             return ("SELECT coalesce(sum(count), 0) FROM attributeCount WHERE attributes & ? = ?",
                     [attributes.rawValue, attributes.rawValue])
         }
-        let (whereSQL, arguments) = whereClause()
+        let (whereSQL, arguments) = whereClause(plan)
         return ("SELECT count(*) FROM contact \(whereSQL)", arguments)
     }
 
-    func sectionsStatement() -> (sql: String, arguments: StatementArguments) {
+    func sectionsStatement(_ plan: QueryPlan) -> (sql: String, arguments: StatementArguments) {
         if filters.isEmpty {
             return ("SELECT sectionKey, count FROM sectionCount WHERE count > 0 ORDER BY sortIndex", [])
         }
-        let (whereSQL, arguments) = whereClause()
+        let (whereSQL, arguments) = whereClause(plan)
         return ("""
             SELECT contact.sectionKey, count(*) FROM contact \(whereSQL)
             GROUP BY contact.sortIndex, contact.sectionKey ORDER BY contact.sortIndex
@@ -143,8 +146,8 @@ extension ContactQuery {
 
     /// The digits a phone filter looks for: the text normalized like a
     /// stored number, without its "+".
-    static func phoneDigits(_ text: String) -> String {
-        PhoneNumber(text).normalized.filter(\.isNumber)
+    static func phoneDigits(_ text: String, regions: PhoneRegions) -> String {
+        PhoneNumber(text, regions: regions).normalized.filter(\.isNumber)
     }
 
     /// The `phoneWindow` keys (1‖7 digits) at offsets 0–3 of digits long
@@ -162,19 +165,24 @@ extension ContactQuery {
 /// Looks at the data to choose between plans SQLite cannot tell apart
 /// without statistics.
 enum QueryPlanner {
-    /// Checks that every group the query names exists.
+    /// Checks that every group the query names exists, and reads what a
+    /// filter needs of the database: all a count or a section index needs.
     ///
     /// - throws: `.groupNotFound`.
-    static func checkGroups(_ query: ContactQuery, _ db: Database) throws {
+    static func basePlan(_ query: ContactQuery, _ db: Database) throws -> QueryPlan {
         for case .group(let name) in query.filters { _ = try GroupWriter.existingPK(named: name, db) }
+        var plan = QueryPlan()
+        if query.filters.contains(where: { if case .phone = $0 { true } else { false } }) {
+            plan.regions = try Settings.phoneRegions(db)
+        }
+        return plan
     }
 
     /// Checks the query's groups and chooses the plan of its page.
     ///
     /// - throws: `.groupNotFound`.
     static func plan(_ query: ContactQuery, _ db: Database) throws -> QueryPlan {
-        try checkGroups(query, db)
-        var plan = QueryPlan()
+        var plan = try basePlan(query, db)
         guard let limit = query.limit else { return plan }  // every match is needed anyway
         let prefixes = query.filters.flatMap { filter -> [Data] in
             guard case .namePrefix(let text) = filter else { return [] }

@@ -125,8 +125,11 @@ enum ContactReader {
                 if let offset = index[row.int64(0)] { body(offset, row) }
             }
         }
-        try each(childrenSQL("type, value", from: "phone"), holding: .phone) {
-            result[$0].phones.append(Phone(type: $1.text(1), value: $1.text(2)))
+        try each(childrenSQL("type, value, normalized", from: "phone"), holding: .phone) {
+            var phone = Phone(type: $1.text(1), value: $1.text(2))
+            let normalized = $1.text(3)
+            phone.e164 = normalized.hasPrefix("+") ? normalized : nil
+            result[$0].phones.append(phone)
         }
         try each(childrenSQL("type, value", from: "email"), holding: .email) {
             result[$0].emails.append(Email(type: $1.text(1), value: $1.text(2)))

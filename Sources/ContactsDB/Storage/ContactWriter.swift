@@ -9,6 +9,8 @@ final class ContactWriter {
     private let deleteChildren: [SQLiteStatement]
     private let favorites: FavoriteList
     private let groups: GroupWriter
+    /// The database's default phone regions, read once per write.
+    let regions: PhoneRegions
 
     private static let contactColumns = [
         "firstName", "lastName", "company", "age", "displayName", "sortName", "sectionKey",
@@ -39,11 +41,12 @@ final class ContactWriter {
         }
         favorites = FavoriteList(db)
         groups = try GroupWriter(db)
+        regions = try Settings.phoneRegions(db)
     }
 
     /// Inserts a validated draft; returns its id.
     func insert(_ draft: ContactDraft, at path: String, now: String) throws -> String {
-        try insert(draft, DerivedFields(draft), at: path, now: now)
+        try insert(draft, DerivedFields(draft, regions: regions), at: path, now: now)
     }
 
     /// Inserts a validated draft whose fields were derived beforehand.
@@ -63,7 +66,7 @@ final class ContactWriter {
     /// Replaces a stored contact's fields and children with a validated draft.
     func replace(pk: Int64, _ draft: ContactDraft, createdAt: Date, updatedAt: Date) throws {
         for statement in deleteChildren { try statement.execute(.int(Int(pk))) }
-        let derived = DerivedFields(draft)
+        let derived = DerivedFields(draft, regions: regions)
         try updateContact.execute(contactValues(
             draft, derived, createdAt: Timestamp.string(from: createdAt), updatedAt: Timestamp.string(from: updatedAt))
             + [.int(Int(pk))])

@@ -11,7 +11,7 @@ enum Reindexer {
     }
 
     static func isCollationOutdated(_ db: Database) throws -> Bool {
-        try storedVersion(db) != Collation.version
+        try storedVersion(db) != DerivedFields.version
     }
 
     static func reindexAll(_ db: Database) throws -> Int {
@@ -27,7 +27,7 @@ enum Reindexer {
             }
         }
         try rebuildCounts(db)
-        try Settings.set(Settings.collationVersionKey, to: Collation.version, db)
+        try Settings.set(Settings.collationVersionKey, to: DerivedFields.version, db)
         return ids.count
     }
 

@@ -4,10 +4,18 @@ import GRDB
 /// engine records about itself (the collation that computed the keys, a
 /// declined seed), never user data.
 enum Settings {
-    /// The ICU collation version that computed the stored sort keys.
+    /// The version of the rules that computed the stored derived fields
+    /// (``DerivedFields/version``: ICU's collation, libphonenumber).
     static let collationVersionKey = "collationVersion"
     /// When the bundled seed was declined (`init --no-seed`).
     static let bundledSeedDeclinedKey = "bundledSeedDeclinedAt"
+
+    /// The regions numbers without "+" are read in (`RU,KR`).
+    static let phoneRegionsKey = "phoneRegions"
+
+    static func phoneRegions(_ db: Database) throws -> PhoneRegions {
+        try value(phoneRegionsKey, db).flatMap(PhoneRegions.init) ?? .default
+    }
 
     static func value(_ key: String, _ db: Database) throws -> String? {
         try String.fetchOne(db.cachedStatement(sql: "SELECT value FROM setting WHERE key = ?"), arguments: [key])

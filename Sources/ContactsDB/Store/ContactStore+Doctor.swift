@@ -61,9 +61,9 @@ extension ContactStore {
                     .joined(separator: ", ")))
 
             let stored = try Reindexer.storedVersion(db)
-            findings.append(stored == Collation.version
-                ? Diagnosis(check: "collation", isHealthy: true, detail: "keys computed by \(Collation.version)")
-                : Diagnosis(check: "collation", isHealthy: false, detail: "keys computed by \(stored ?? "an unknown collation"), this build has \(Collation.version); run contactsdb reindex"))
+            findings.append(stored == DerivedFields.version
+                ? Diagnosis(check: "collation", isHealthy: true, detail: "keys computed by \(DerivedFields.version)")
+                : Diagnosis(check: "collation", isHealthy: false, detail: "keys computed by \(stored ?? "an unknown collation"), this build has \(DerivedFields.version); run contactsdb reindex"))
             return findings
         }
     }

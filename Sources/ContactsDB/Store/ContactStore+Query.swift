@@ -30,8 +30,7 @@ extension ContactStore {
     /// How many contacts match `query`'s filters (its page is ignored).
     public func count(matching query: ContactQuery) throws -> Int {
         try read { db in
-            try QueryPlanner.checkGroups(query, db)
-            let (sql, arguments) = query.countStatement()
+            let (sql, arguments) = query.countStatement(try QueryPlanner.basePlan(query, db))
             return try Int.fetchOne(db.cachedStatement(sql: sql), arguments: arguments) ?? 0
         }
     }
@@ -40,8 +39,7 @@ extension ContactStore {
     /// filters, in index order, with their counts.
     public func sections(matching query: ContactQuery) throws -> [SectionCount] {
         try read { db in
-            try QueryPlanner.checkGroups(query, db)
-            let (sql, arguments) = query.sectionsStatement()
+            let (sql, arguments) = query.sectionsStatement(try QueryPlanner.basePlan(query, db))
             var sections: [SectionCount] = []
             try db.forEachRow(sql, arguments) { sections.append(SectionCount(sectionKey: $0.text(0), count: $0.int(1))) }
             return sections

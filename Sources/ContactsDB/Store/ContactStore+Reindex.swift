@@ -14,6 +14,34 @@ extension ContactStore {
 
     /// The collation that computed the stored keys, and this build's.
     public func collationVersions() throws -> (stored: String?, current: String) {
-        (try read(Reindexer.storedVersion), Collation.version)
+        (try read(Reindexer.storedVersion), DerivedFields.version)
+    }
+}
+
+extension ContactStore {
+    // MARK: - Phone regions
+
+    /// The regions numbers written without "+" are read in, in order
+    /// (SPEC §Locale rules): `RU,KR` unless set.
+    public func phoneRegions() throws -> PhoneRegions {
+        try read(Settings.phoneRegions)
+    }
+
+    /// Sets the default phone regions and re-normalizes every number by
+    /// them, in one transaction.
+    ///
+    /// - returns: how many contacts were reindexed.
+    @discardableResult
+    public func setPhoneRegions(_ regions: PhoneRegions) throws -> Int {
+        try write { db in
+            try Settings.set(Settings.phoneRegionsKey, to: regions.description, db)
+            return try Reindexer.reindexAll(db)
+        }
+    }
+
+    /// What libphonenumber makes of `number`, read in this database's
+    /// default regions; nil when it cannot be read as a number at all.
+    public func describePhone(_ number: String) throws -> PhoneNumberDescription? {
+        PhoneNumber.describe(number, regions: try phoneRegions())
     }
 }

@@ -54,11 +54,12 @@ extension ContactsDBCommand {
         }
 
         func run() throws {
-            let favorites = try database.openStore().favorites()
+            let store = try database.openStore()
+            let favorites = try store.favorites()
             if output.format == .table && favorites.isEmpty {
                 print("No favorites yet; `contactsdb favorite ID` adds one.")
             } else {
-                ContactPrinter.print(favorites, as: output.format)
+                ContactPrinter.print(favorites, as: output.format, regions: try store.phoneRegions())
             }
         }
     }

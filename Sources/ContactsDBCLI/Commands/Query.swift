@@ -72,7 +72,7 @@ extension ContactsDBCommand {
                 print("QUERY PLAN")
                 plan.forEach { print($0) }
             } else {
-                ContactPrinter.print(try store.contacts(matching: query), as: output.format)
+                ContactPrinter.print(try store.contacts(matching: query), as: output.format, regions: try store.phoneRegions())
             }
         }
 

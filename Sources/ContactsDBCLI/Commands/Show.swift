@@ -15,9 +15,9 @@ extension ContactsDBCommand {
                 throw ContactsDBError.contactsNotFound(ids: [id])
             }
             if output.format == .table {
-                print(ContactPrinter.detail(contact), terminator: "")
+                print(ContactPrinter.detail(contact, regions: try store.phoneRegions()), terminator: "")
             } else {
-                ContactPrinter.print([contact], as: output.format)
+                ContactPrinter.print([contact], as: output.format, regions: try store.phoneRegions())
             }
         }
     }

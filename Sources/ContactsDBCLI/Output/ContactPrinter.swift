@@ -5,10 +5,12 @@ import Foundation
 enum ContactPrinter {
     static let noMatch = "No contacts match these filters."
 
-    static func print(_ contacts: [Contact], as format: OutputFormat) {
+    /// - parameter regions: the database's default phone regions, which
+    ///   decide how a table shows numbers.
+    static func print(_ contacts: [Contact], as format: OutputFormat, regions: PhoneRegions) {
         switch format {
         case .table:
-            Swift.print(table(contacts), terminator: "")
+            Swift.print(table(contacts, regions: regions), terminator: "")
         case .json:
             Swift.print(contacts.isEmpty ? "[]" : "[\n" + contacts.map(\.jsonText).joined(separator: ",\n") + "\n]")
         case .ndjson:
@@ -20,14 +22,14 @@ enum ContactPrinter {
 
     /// Aligned columns: name, first phone (display form), first email,
     /// messenger services, id. "+N" marks further phones or emails.
-    static func table(_ contacts: [Contact]) -> String {
+    static func table(_ contacts: [Contact], regions: PhoneRegions) -> String {
         guard !contacts.isEmpty else { return noMatch + "\n" }
         func more(_ count: Int) -> String { count > 1 ? " +\(count - 1)" : "" }
         let header = ["NAME", "PHONE", "EMAIL", "MESSENGERS", "ID"]
         let rows = contacts.map { contact in
             [
                 contact.displayName,
-                (contact.phones.first?.displayValue ?? "") + more(contact.phones.count),
+                (contact.phones.first?.displayValue(regions: regions) ?? "") + more(contact.phones.count),
                 (contact.emails.first?.value ?? "") + more(contact.emails.count),
                 contact.messengers.map(\.service).joined(separator: ", "),
                 contact.id,
@@ -37,7 +39,7 @@ enum ContactPrinter {
     }
 
     /// One contact with every field and child, for `show`.
-    static func detail(_ contact: Contact) -> String {
+    static func detail(_ contact: Contact, regions: PhoneRegions) -> String {
         var lines: [(String, String)] = [
             ("id", contact.id),
             ("first name", contact.firstName ?? ""),
@@ -46,7 +48,7 @@ enum ContactPrinter {
             ("age", contact.age.map(String.init) ?? ""),
             ("section", contact.sectionKey),
         ]
-        lines += contact.phones.map { ("phone (\($0.type))", $0.displayValue) }
+        lines += contact.phones.map { ("phone (\($0.type))", $0.displayValue(regions: regions)) }
         lines += contact.emails.map { ("email (\($0.type))", $0.value) }
         lines += contact.addresses.map { address in
             let parts = [address.street1, address.street2, address.city, address.state, address.zipcode, address.country]

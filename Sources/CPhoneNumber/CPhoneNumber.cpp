@@ -1,0 +1,84 @@
+#include "CPhoneNumber.h"
+
+#include <phonenumbers/asyoutypeformatter.h>
+#include <phonenumbers/phonenumberutil.h>
+
+#include <cstring>
+#include <set>
+#include <string>
+
+using i18n::phonenumbers::AsYouTypeFormatter;
+using i18n::phonenumbers::PhoneNumber;
+using i18n::phonenumbers::PhoneNumberUtil;
+
+namespace {
+
+void copy(const std::string &text, char *buffer, size_t capacity) {
+    if (capacity == 0) return;
+    size_t length = text.size() < capacity - 1 ? text.size() : capacity - 1;
+    std::memcpy(buffer, text.data(), length);
+    buffer[length] = 0;
+}
+
+}  // namespace
+
+extern "C" int32_t cpn_parse(const char *text, const char *region, cpn_number *number) {
+    const PhoneNumberUtil &util = *PhoneNumberUtil::GetInstance();
+    PhoneNumber parsed;
+    std::memset(number, 0, sizeof *number);
+    if (util.Parse(text, region, &parsed) != PhoneNumberUtil::NO_PARSING_ERROR) return 0;
+    std::string formatted;
+    util.Format(parsed, PhoneNumberUtil::E164, &formatted);
+    copy(formatted, number->e164, sizeof number->e164);
+    util.Format(parsed, PhoneNumberUtil::NATIONAL, &formatted);
+    copy(formatted, number->national, sizeof number->national);
+    util.Format(parsed, PhoneNumberUtil::INTERNATIONAL, &formatted);
+    copy(formatted, number->international, sizeof number->international);
+    std::string code;
+    util.GetRegionCodeForNumber(parsed, &code);
+    copy(code == "ZZ" ? std::string() : code, number->region, sizeof number->region);
+    number->type = util.GetNumberType(parsed);
+    number->isValid = util.IsValidNumber(parsed) ? 1 : 0;
+    return 1;
+}
+
+extern "C" int32_t cpn_is_supported_region(const char *region) {
+    std::set<std::string> regions;
+    PhoneNumberUtil::GetInstance()->GetSupportedRegions(&regions);
+    return regions.count(region) ? 1 : 0;
+}
+
+extern "C" const char *cpn_type_name(int32_t type) {
+    switch (type) {
+    case PhoneNumberUtil::FIXED_LINE: return "FIXED_LINE";
+    case PhoneNumberUtil::MOBILE: return "MOBILE";
+    case PhoneNumberUtil::FIXED_LINE_OR_MOBILE: return "FIXED_LINE_OR_MOBILE";
+    case PhoneNumberUtil::TOLL_FREE: return "TOLL_FREE";
+    case PhoneNumberUtil::PREMIUM_RATE: return "PREMIUM_RATE";
+    case PhoneNumberUtil::SHARED_COST: return "SHARED_COST";
+    case PhoneNumberUtil::VOIP: return "VOIP";
+    case PhoneNumberUtil::PERSONAL_NUMBER: return "PERSONAL_NUMBER";
+    case PhoneNumberUtil::PAGER: return "PAGER";
+    case PhoneNumberUtil::UAN: return "UAN";
+    case PhoneNumberUtil::VOICEMAIL: return "VOICEMAIL";
+    default: return "UNKNOWN";
+    }
+}
+
+extern "C" void *cpn_formatter_new(const char *region) {
+    return PhoneNumberUtil::GetInstance()->GetAsYouTypeFormatter(region);
+}
+
+extern "C" void cpn_formatter_free(void *formatter) {
+    delete static_cast<AsYouTypeFormatter *>(formatter);
+}
+
+extern "C" void cpn_formatter_clear(void *formatter) {
+    static_cast<AsYouTypeFormatter *>(formatter)->Clear();
+}
+
+extern "C" void cpn_formatter_input(void *formatter, uint32_t character, char *shown, int32_t capacity) {
+    std::string result;
+    static_cast<AsYouTypeFormatter *>(formatter)->InputDigit(character, &result);
+    copy(result, shown, capacity > 0 ? static_cast<size_t>(capacity) : 0);
+}

@@ -1,0 +1,50 @@
+#ifndef CPHONENUMBER_H
+#define CPHONENUMBER_H
+
+// A small C face on Google's libphonenumber (Debian's libphonenumber-dev),
+// whose API is C++ only: parsing, validity, the E.164, national and
+// international forms, and the as-you-type formatter. Text is UTF-8.
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// What libphonenumber makes of a number. Empty strings where it has none.
+typedef struct {
+    char e164[40];
+    char national[96];
+    char international[96];
+    /// The region the number belongs to ("RU"), or "" when none is known.
+    char region[8];
+    /// libphonenumber's PhoneNumberType, as its enumeration numbers it.
+    int32_t type;
+    /// Whether the number matches a valid pattern of its region.
+    int32_t isValid;
+} cpn_number;
+
+/// Parses `text` as written in `region` (a region code such as "RU"; "ZZ"
+/// for a number written with "+"). Returns 1 and fills `number` when it
+/// parses, else 0.
+int32_t cpn_parse(const char *text, const char *region, cpn_number *number);
+
+/// 1 when libphonenumber knows the region code ("US", "GB"), else 0.
+int32_t cpn_is_supported_region(const char *region);
+
+/// The name of a PhoneNumberType value ("MOBILE", "FIXED_LINE", …).
+const char *cpn_type_name(int32_t type);
+
+/// An as-you-type formatter for `region`; free it with cpn_formatter_free.
+void *cpn_formatter_new(const char *region);
+void cpn_formatter_free(void *formatter);
+void cpn_formatter_clear(void *formatter);
+/// Feeds one character (a Unicode scalar) and writes what the field shows
+/// now into `shown`.
+void cpn_formatter_input(void *formatter, uint32_t character, char *shown, int32_t capacity);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
