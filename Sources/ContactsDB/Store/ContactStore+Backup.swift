@@ -111,9 +111,10 @@ enum DatabaseBackup {
     }
 
     /// Deletes all but the newest ``keptBeforeMigration`` backups beside
-    /// `path` (by the time in their names), never `kept`, along with
-    /// copies a killed process left half-written. Names it does not
-    /// recognize are left alone; a directory it cannot list is left as is.
+    /// `path` (by the time in their names), never `kept`, along with what a
+    /// killed process left: half-written copies and empty reserved names.
+    /// Names it does not recognize are left alone; a directory it cannot
+    /// list is left as is.
     private static func prune(beside path: String, keeping kept: String) {
         let directory = (path as NSString).deletingLastPathComponent
         let prefix = (path as NSString).lastPathComponent + ".before-"
@@ -124,7 +125,14 @@ enum DatabaseBackup {
             if name.hasSuffix(".sqlite" + partialSuffix) || name.hasSuffix(".sqlite" + partialSuffix + "-journal") {
                 unlink(fullPath(name))
             } else if let match = name.wholeMatch(of: /.*-([0-9]{8}T[0-9]{9})(-[0-9]+)*\.sqlite/) {
-                backups.append((match.1, name))
+                // Empty: a name reserved by a process killed before its copy
+                // was renamed over it. A real backup is never empty.
+                var info = stat()
+                if lstat(fullPath(name), &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size == 0 {
+                    unlink(fullPath(name))
+                } else {
+                    backups.append((match.1, name))
+                }
             }
         }
         backups.sort { ($0.stamp, $0.name) < ($1.stamp, $1.name) }
