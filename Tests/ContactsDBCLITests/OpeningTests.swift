@@ -79,9 +79,13 @@ import Testing
     static let tampering: [(name: String, base: String, sql: String, mentions: String)] = [
         ("a record removed", "current",
          "DELETE FROM schemaMigration WHERE identifier = '0002_favorites_groups'", "0002_favorites_groups is not recorded"),
-        ("the last record removed", "current",
-         "DELETE FROM schemaMigration WHERE identifier = '0004_phone_windows'", "header counts 4 applied migrations, but 3"),
-        ("a record removed beside grdb_migrations", "version1",
+        ("the last record removed from both tables", "current", """
+            DELETE FROM schemaMigration WHERE identifier = '0004_phone_windows';
+            DELETE FROM grdb_migrations WHERE identifier = '0004_phone_windows';
+            """, "header counts 4 applied migrations, but 3"),
+        ("the last record removed, not from grdb_migrations", "current",
+         "DELETE FROM schemaMigration WHERE identifier = '0004_phone_windows'", "disagree about migration 0004_phone_windows"),
+        ("a record of an earlier build removed", "version1",
          "DELETE FROM schemaMigration", "disagree about migration 0001_initial"),
         ("a checksum changed", "current",
          "UPDATE schemaMigration SET checksum = 'e3b0c442' WHERE identifier = '0003_name_words_in_order'",
@@ -108,7 +112,9 @@ import Testing
             CREATE TABLE grdb_migrations (id INTEGER PRIMARY KEY, identifier TEXT);
             """, "grdb_migrations table is not the one"),
         ("the header's count changed", "current", "PRAGMA user_version = 9", "header counts 9"),
-        ("the record table dropped", "current", "DROP TABLE schemaMigration", "not a contacts database"),
+        ("the record table dropped", "current", "DROP TABLE schemaMigration", "the table schemaMigration is missing"),
+        ("both record tables dropped", "current",
+         "DROP TABLE schemaMigration; DROP TABLE grdb_migrations", "not a contacts database"),
     ]
 
     @Test(arguments: tampering.indices)

@@ -100,9 +100,7 @@ import Testing
         let fresh = directory.path("fresh.sqlite")
         #expect(try cli.run(db: fresh, ["init", "--no-seed"]).exitCode == 0)
         let upgradedSchema = try schemaRows(at: upgraded), freshSchema = try schemaRows(at: fresh)
-        // Earlier builds' grdb_migrations is kept in step where it exists,
-        // and not created anew.
-        #expect(upgradedSchema.filter { $0["tbl_name"] != "grdb_migrations" } == freshSchema)
+        #expect(upgradedSchema == freshSchema)
         #expect(freshSchema.contains { $0["name"] == "groupMember" })
     }
 }

@@ -109,7 +109,10 @@ import Testing
     /// these is refused with its own error and the file is unchanged.
     @Test func tamperedRecordsAreRefusedWithTheirOwnError() throws {
         let cases: [(sql: String, error: ContactsDBError)] = [
-            ("DELETE FROM schemaMigration WHERE identifier = '0004_phone_windows'", .migrationRecordsDamaged(
+            ("""
+             DELETE FROM schemaMigration WHERE identifier = '0004_phone_windows';
+             DELETE FROM grdb_migrations WHERE identifier = '0004_phone_windows';
+             """, .migrationRecordsDamaged(
                 path: "", reason: "the file's header counts 4 applied migrations, but 3 are recorded")),
             ("UPDATE schemaMigration SET checksum = 'x' WHERE identifier = '0001_initial'",
              .migrationEdited(path: "", migration: "0001_initial")),

@@ -4,7 +4,8 @@ import GRDB
 /// Applies ``SchemaMigration``s in order, each in its own immediate
 /// transaction, and refuses a database that this build must not touch.
 ///
-/// The records are the project's own (see ``MigrationRecordSQL``): every
+/// The records are the project's own (see ``MigrationRecordSQL``; GRDB's
+/// `grdb_migrations` is only kept for earlier builds and compared): every
 /// read of them checks them whole, so tampered, foreign or newer records are
 /// refused before anything is written, and every migration re-reads them
 /// under SQLite's write lock, so one applied meanwhile by another process is
@@ -124,9 +125,8 @@ struct Migrator {
             try db.execute(
                 sql: MigrationRecordSQL.insertRecord,
                 arguments: [migration.identifier, migration.checksum, Timestamp.string(from: Date())])
-            if try String.fetchAll(db, sql: MigrationRecordSQL.tableNames).contains(MigrationRecordSQL.legacyTable) {
-                try db.execute(sql: MigrationRecordSQL.insertLegacy, arguments: [migration.identifier])
-            }
+            try db.execute(sql: MigrationRecordSQL.createLegacyTable)
+            try db.execute(sql: MigrationRecordSQL.insertLegacy, arguments: [migration.identifier])
             try db.execute(sql: MigrationRecordSQL.setRecordedCount(status.applied.count + 1))
             applied = migration.identifier
             return .commit

@@ -3,9 +3,10 @@
 /// Each applied migration is one row of `schemaMigration`, written in the
 /// migration's own transaction together with the file header's
 /// `user_version`, which counts them: a row removed alone no longer matches
-/// the count. Databases of earlier builds also list the identifiers in
-/// `grdb_migrations` (GRDB's migrator wrote it); where that table exists it
-/// is kept in step, so those builds still open the file.
+/// the count. Earlier builds ran GRDB's migrator, which lists the
+/// identifiers in `grdb_migrations` and refuses a file without that table;
+/// it is kept in step (and created, as GRDB did), so that those builds
+/// still open every file, and read as a cross-check of the records.
 enum MigrationRecordSQL {
     static let recordTable = "schemaMigration"
     static let legacyTable = "grdb_migrations"
@@ -33,6 +34,9 @@ enum MigrationRecordSQL {
     static let records = "SELECT identifier, checksum, appliedAt FROM schemaMigration"
 
     static let insertRecord = "INSERT INTO schemaMigration (identifier, checksum, appliedAt) VALUES (?, ?, ?)"
+
+    /// GRDB's text, so that `sqlite_master` reads as after GRDB's migrator.
+    static let createLegacyTable = "CREATE TABLE IF NOT EXISTS grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)"
 
     static let nonTextLegacyCount = "SELECT count(*) FROM grdb_migrations WHERE typeof(identifier) != 'text'"
 
