@@ -156,6 +156,20 @@ import Testing
         #expect(try cli.run(db: db, ["doctor"]).exitCode == 0)
     }
 
+    /// The seed records are read on every `seed` and `doctor`: a value of
+    /// the wrong type is an error with a sentence, not a crash.
+    @Test func aSeedRecordOfTheWrongTypeIsAnErrorNotACrash() throws {
+        let db = directory.path("seeded.sqlite")
+        #expect(try cli.run(db: db, ["init"]).exitCode == 0)
+        try DatabaseQueue(path: db).write { db in try db.execute(sql: "UPDATE seedImport SET contactCount = 'ten'") }
+        for arguments in [["seed"], ["doctor"]] {
+            let result = try cli.run(db: db, arguments)
+            #expect(result.exitCode == 70, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.hasPrefix("Error: ") && result.stderr.contains("seedImport"), "\(result.stderr)")
+            #expect(result.stderr.split(separator: "\n").count == 1)
+        }
+    }
+
     // MARK: - Files that are not databases
 
     @Test func devicesAndDirectoriesAreRefusedWithoutSideFiles() throws {
