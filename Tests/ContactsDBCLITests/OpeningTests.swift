@@ -71,6 +71,24 @@ import Testing
         }
     }
 
+    /// What serializes them: while another holds `PATH-lock`, an open
+    /// with work to do waits up to the busy timeout, changes nothing, and
+    /// says the database is busy; once it is released, the open goes on.
+    @Test func anOpenWaitsForTheLockUpToTheBusyTimeout() throws {
+        let db = directory.path("locked.sqlite")
+        let descriptor = open(db + "-lock", O_RDWR | O_CREAT, 0o600)
+        try #require(descriptor >= 0)
+        defer { close(descriptor) }
+        try #require(flock(descriptor, LOCK_EX) == 0)
+        let started = Date()
+        let busy = try cli.run(["--db", db, "--busy-timeout", "300", "query", "--count"])
+        #expect(busy.exitCode == 74 && busy.stderr.hasPrefix("Error: The database \(db) is busy"), "\(busy.stderr)")
+        #expect(Date().timeIntervalSince(started) >= 0.3)
+        #expect(try FileManager.default.attributesOfItem(atPath: db)[.size] as? Int == 0, "it was written while locked")
+        flock(descriptor, LOCK_UN)
+        #expect(try cli.count(db) == 10)
+    }
+
     // MARK: - Migration records
 
     /// Each way of editing the records, done to a database of this build
