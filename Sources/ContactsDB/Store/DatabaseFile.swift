@@ -27,7 +27,7 @@ enum DatabaseFile {
         if descriptor >= 0 {
             close(descriptor)
         } else if errno == EEXIST {
-            _ = try checkExisting(path)
+            _ = try checkExisting(path)  // created meanwhile
         } else {
             throw ContactsDBError.databaseUnavailable(path: path, reason: "it cannot be created: \(reason(errno))")
         }
@@ -48,6 +48,11 @@ enum DatabaseFile {
             return true
         }
         let failure = errno
+        // A link to nothing: SQLite would follow it and create a file of
+        // another mode somewhere else.
+        if failure == ENOENT, lstat(path, &info) == 0 {
+            throw ContactsDBError.databaseUnavailable(path: path, reason: "it is a symbolic link to nothing; remove it or give another path")
+        }
         let directory = directoryOf(path)
         guard failure == ENOENT, stat(directory, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
             throw ContactsDBError.databaseUnavailable(path: path, reason: failure == ENOENT
