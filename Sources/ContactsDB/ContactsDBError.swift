@@ -27,6 +27,9 @@ public enum ContactsDBError: Error, LocalizedError, Equatable, Sendable {
     /// A migration failed; it was rolled back and the database stays at the
     /// last migration that succeeded.
     case migrationFailed(migration: String, reason: String)
+    /// Migration records that do not add up: one removed, another tool's,
+    /// a record table of another shape. Nothing was written.
+    case migrationRecordsDamaged(path: String, reason: String)
     /// A file that is not SQLite, or SQLite that is not a contacts database.
     case notContactsDatabase(path: String, reason: String)
     /// The database cannot be opened or written (permissions, missing
@@ -62,6 +65,8 @@ public enum ContactsDBError: Error, LocalizedError, Equatable, Sendable {
             return "\(path) recorded migration \(migration) with a different checksum than this build's file; a shipped migration was edited, so restore it and add a new migration instead."
         case let .migrationFailed(migration, reason):
             return "Migration \(migration) failed and was rolled back (\(reason)); the database stays at the last good version."
+        case let .migrationRecordsDamaged(path, reason):
+            return "The migration records of \(path) are damaged (\(reason)), so it was left untouched; restore it from a backup."
         case let .notContactsDatabase(path, reason):
             return "\(path) is not a contacts database (\(reason)); pass another --db path."
         case let .databaseUnavailable(path, reason):

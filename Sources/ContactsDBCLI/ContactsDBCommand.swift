@@ -68,7 +68,7 @@ extension ContactsDBError {
         case .contactsNotFound, .groupNotFound: return 1
         case .invalidContact, .malformedJSON, .duplicateContactID, .groupExists: return 65
         case .unreadableFile: return 66
-        case .databaseTooNew, .migrationEdited, .notContactsDatabase, .databaseUnavailable, .databaseBusy: return 74
+        case .databaseTooNew, .migrationEdited, .migrationRecordsDamaged, .notContactsDatabase, .databaseUnavailable, .databaseBusy: return 74
         case .migrationFailed, .databaseFailure: return 70
         }
     }

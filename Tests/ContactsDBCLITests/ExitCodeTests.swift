@@ -73,7 +73,7 @@ import Testing
         let newer = directory.path("newer.sqlite")
         try FileManager.default.copyItem(atPath: db, toPath: newer)
         try DatabaseQueue(path: newer).write { db in
-            try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('9999_from_the_future')")
+            try db.execute(sql: "INSERT INTO schemaMigration VALUES ('9999_from_the_future', 'abc', '2099-01-01T00:00:00.000Z')")
         }
         let text = directory.write("notes.txt", "plain text, not SQLite")
         for path in [newer, text] {

@@ -7,7 +7,7 @@ import Testing
 @Suite struct MigratorTests {
     let directory = TemporaryDirectory()
 
-    static let version2 = SchemaMigration(identifier: "0002_nickname", sql: """
+    static let version2 = SchemaMigration(identifier: "0006_nickname", sql: """
         ALTER TABLE contact ADD COLUMN nickname TEXT;
         CREATE INDEX contact_on_nickname ON contact(nickname);
         """)
@@ -45,7 +45,7 @@ import Testing
         let countsBefore = try old.tableCounts()
 
         let upgraded = try ContactStore.open(at: path, options: .migrations(SchemaMigration.bundled + [Self.version2]))
-        #expect(upgraded.openReport.appliedMigrations == ["0002_nickname"])
+        #expect(upgraded.openReport.appliedMigrations == ["0006_nickname"])
         #expect(try upgraded.contacts(matching: ContactQuery()) == before)
         #expect(try upgraded.tableCounts() == countsBefore)
         let columns = try upgraded.read { db in try db.columns(in: "contact").map(\.name) }
@@ -60,15 +60,76 @@ import Testing
 
         let stale = (0..<4).map { directory.path("kept.sqlite.before-0002_x-2020010\($0)T000000000.sqlite") }
         for file in stale { _ = FileManager.default.createFile(atPath: file, contents: Data("old".utf8)) }
+        // What killed processes leave: a half-written copy, and a name
+        // reserved but never filled; and a file that is not a backup.
+        let leftovers = [directory.path("kept.sqlite.before-0002_x-20200105T000000000.sqlite.partial"),
+                         directory.path("kept.sqlite.before-0002_x-20200106T000000000-77.sqlite")]
+        _ = FileManager.default.createFile(atPath: leftovers[0], contents: Data("half".utf8))
+        _ = FileManager.default.createFile(atPath: leftovers[1], contents: nil)
+        let unrelated = directory.write("kept.sqlite.before-notes.txt", "mine")
         let upgraded = try ContactStore.open(at: path, options: .migrations(SchemaMigration.bundled + [Self.version2]))
         let backup = try #require(upgraded.openReport.backupBeforeMigration)
-        #expect(backup.hasPrefix(path + ".before-0002_nickname-"))
+        #expect(backup.hasPrefix(path + ".before-0006_nickname-"))
 
         let restored = try ContactStore.open(at: backup, options: .migrations(SchemaMigration.bundled))
         #expect(try restored.contacts(matching: ContactQuery()).map(\.displayName) == ["Keep Me"])
         #expect(try restored.read { db in try db.columns(in: "contact").map(\.name) }.contains("nickname") == false)
         let kept = try FileManager.default.contentsOfDirectory(atPath: directory.url.path).filter { $0.contains(".before-") && $0.hasSuffix(".sqlite") }
         #expect(kept.count == 3 && kept.contains((backup as NSString).lastPathComponent), "\(kept)")
+        #expect(kept.contains("kept.sqlite.before-0002_x-20200103T000000000.sqlite"), "\(kept)")
+        #expect(leftovers.allSatisfy { !FileManager.default.fileExists(atPath: $0) })
+        #expect(FileManager.default.fileExists(atPath: unrelated))
+        let mode = try FileManager.default.attributesOfItem(atPath: backup)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+    }
+
+    /// Threads of one process, each with its own connection, opening one
+    /// new file at once: the lock serializes them as it does processes.
+    @Test func openingOneNewDatabaseFromManyThreadsMigratesAndSeedsOnce() throws {
+        let path = directory.path("shared.sqlite")
+        let reports = OpenReports()
+        let threads = (0..<8).map { _ in
+            Thread {
+                do {
+                    reports.add(.success(try ContactStore.open(at: path).openReport))
+                } catch {
+                    reports.add(.failure(error))
+                }
+            }
+        }
+        threads.forEach { $0.start() }
+        while reports.count < threads.count { usleep(10_000) }
+        let opened = try reports.all.map { try $0.get() }
+        #expect(opened.filter { $0.seedImport != nil }.count == 1)
+        #expect(opened.map(\.appliedMigrations).filter { !$0.isEmpty } == [SchemaMigration.bundled.map(\.identifier)])
+        #expect(try ContactStore.open(at: path).rowCount("contact") == 10)
+    }
+
+    /// The records are read whole before anything is written: each of
+    /// these is refused with its own error and the file is unchanged.
+    @Test func tamperedRecordsAreRefusedWithTheirOwnError() throws {
+        let cases: [(sql: String, error: ContactsDBError)] = [
+            ("""
+             DELETE FROM schemaMigration WHERE identifier = '0005_derived_table_sources';
+             DELETE FROM grdb_migrations WHERE identifier = '0005_derived_table_sources';
+             """, .migrationRecordsDamaged(
+                path: "", reason: "the file's header counts 5 applied migrations, but 4 are recorded")),
+            ("UPDATE schemaMigration SET checksum = 'x' WHERE identifier = '0001_initial'",
+             .migrationEdited(path: "", migration: "0001_initial")),
+            ("INSERT INTO schemaMigration VALUES ('0100_later', 'x', 'y')",
+             .databaseTooNew(path: "", unknownMigrations: ["0100_later"])),
+            ("INSERT INTO schemaMigration VALUES ('0002_nickname', 'x', 'y')", .migrationRecordsDamaged(
+                path: "", reason: "it records a migration \"0002_nickname\" that is not one of contactsdb's")),
+        ]
+        for (index, (sql, expected)) in cases.enumerated() {
+            let path = directory.path("tampered\(index).sqlite")
+            _ = try ContactStore.open(at: path)
+            try DatabaseQueue(path: path).writeWithoutTransaction { db in try db.execute(sql: sql) }
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+            let error = captureError { _ = try ContactStore.open(at: path) }
+            #expect(error == expected.at(path), "\(sql)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
+        }
     }
 
     @Test func failingMigrationRollsBackWholeAndIsNamed() throws {
@@ -103,7 +164,7 @@ import Testing
         let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
 
         let error = captureError { _ = try ContactStore.open(at: path, options: .migrations(SchemaMigration.bundled)) }
-        #expect(error == .databaseTooNew(path: path, unknownMigrations: ["0002_nickname"]))
+        #expect(error == .databaseTooNew(path: path, unknownMigrations: ["0006_nickname"]))
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
     }
 
@@ -111,12 +172,12 @@ import Testing
         let path = directory.path("edited.sqlite")
         _ = try ContactStore.open(at: path, options: .migrations(SchemaMigration.bundled + [Self.version2]))
         let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
-        let edited = SchemaMigration(identifier: "0002_nickname", sql: Self.version2.sql + "\n-- tweaked\n")
+        let edited = SchemaMigration(identifier: "0006_nickname", sql: Self.version2.sql + "\n-- tweaked\n")
 
         let error = captureError {
             _ = try ContactStore.open(at: path, options: .migrations(SchemaMigration.bundled + [edited]))
         }
-        #expect(error == .migrationEdited(path: path, migration: "0002_nickname"))
+        #expect(error == .migrationEdited(path: path, migration: "0006_nickname"))
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
     }
 
@@ -144,5 +205,26 @@ import Testing
             }
         }
         #expect(error?.extendedResultCode == .SQLITE_CONSTRAINT_FOREIGNKEY)
+    }
+}
+
+/// What each thread's open gave, gathered under a lock.
+private final class OpenReports: @unchecked Sendable {
+    private let lock = NSLock()
+    private var results: [Result<ContactStore.OpenReport, Error>] = []
+    var count: Int { lock.withLock { results.count } }
+    var all: [Result<ContactStore.OpenReport, Error>] { lock.withLock { results } }
+    func add(_ result: Result<ContactStore.OpenReport, Error>) { lock.withLock { results.append(result) } }
+}
+
+private extension ContactsDBError {
+    /// The same error about the database at `path`.
+    func at(_ path: String) -> ContactsDBError {
+        switch self {
+        case let .migrationRecordsDamaged(_, reason): return .migrationRecordsDamaged(path: path, reason: reason)
+        case let .migrationEdited(_, migration): return .migrationEdited(path: path, migration: migration)
+        case let .databaseTooNew(_, unknown): return .databaseTooNew(path: path, unknownMigrations: unknown)
+        default: return self
+        }
     }
 }

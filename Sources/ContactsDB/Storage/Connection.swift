@@ -8,16 +8,19 @@ enum Connection {
         // 2 MB cache makes that I/O-bound past a few thousand contacts.
         // The cache only grows as pages are used.
         try db.execute(sql: "PRAGMA cache_size = -65536")
-    }
-
-    /// Switches a file database to WAL once, and sets how commits reach the disk.
-    static func enableWAL(_ db: Database) throws {
-        if try String.fetchOne(db, sql: "PRAGMA journal_mode") != "wal" {
-            try db.execute(sql: "PRAGMA journal_mode = WAL")
-        }
         // With WAL, NORMAL never corrupts and never loses a commit when a
         // process dies; only a power cut may drop the last ones.
         try db.execute(sql: "PRAGMA synchronous = NORMAL")
+    }
+
+    static func isWAL(_ db: Database) throws -> Bool {
+        try String.fetchOne(db, sql: "PRAGMA journal_mode") == "wal"
+    }
+
+    /// Switches a file database to WAL unless it is; false when SQLite
+    /// cannot (a file system without shared memory).
+    static func enableWAL(_ db: Database) throws -> Bool {
+        try isWAL(db) || String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") == "wal"
     }
 
     /// Runs `body` in one deferred (read) transaction begun and committed

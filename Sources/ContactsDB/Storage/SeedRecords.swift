@@ -10,13 +10,20 @@ enum SeedRecords {
             arguments: [seed.checksum, seed.source, seed.contactCount, Timestamp.string(from: seed.importedAt)])
     }
 
-    /// Every seed imported, oldest first.
+    /// Every seed imported, oldest first; a record whose values have other
+    /// types (edited by hand) is an error, never a trap.
     static func all(_ db: Database) throws -> [SeedImport] {
         try Row.fetchAll(db, sql: "SELECT checksum, source, contactCount, importedAt FROM seedImport ORDER BY importedAt")
             .map { row in
-                SeedImport(
-                    checksum: row[0], source: row[1], contactCount: row[2],
-                    importedAt: Timestamp.date(from: row[3]) ?? Date(timeIntervalSince1970: 0))
+                do {
+                    return SeedImport(
+                        checksum: try row.decode(atIndex: 0), source: try row.decode(atIndex: 1),
+                        contactCount: try row.decode(atIndex: 2),
+                        importedAt: Timestamp.date(from: try row.decode(atIndex: 3)) ?? Date(timeIntervalSince1970: 0))
+                } catch is RowDecodingError {
+                    throw ContactsDBError.databaseFailure(
+                        reason: "a record of the seedImport table holds values of the wrong type; restore the database from a backup")
+                }
             }
     }
 }

@@ -43,29 +43,100 @@ enum DatabaseBackup {
     /// it, as `NAME.before-MIGRATION-TIMESTAMP.sqlite` beside it, keeping
     /// the newest few. Returns the backup's path, or nil when there was
     /// nothing to keep.
+    ///
+    /// Called only under ``DatabaseFile/Lock``, so no other process makes or
+    /// prunes backups of this database meanwhile. The name is still taken
+    /// with `O_EXCL` (a process of an earlier build, or a clock that stepped
+    /// back, may have used it), and the copy is written to a side file and
+    /// renamed over the reserved name, so a backup is never half-written.
     static func beforeMigration(_ queue: DatabaseQueue, at path: String, migration: String) throws -> String? {
         let holdsContacts = try queue.read { db in
             try ContactReader.holdsContacts(db)
         }
         guard holdsContacts else { return nil }
         let stamp = Timestamp.string(from: Date()).filter { $0.isNumber || $0 == "T" }
-        let backup = "\(path).before-\(migration)-\(stamp).sqlite"
-        guard FileManager.default.createFile(atPath: backup, contents: nil, attributes: [.posixPermissions: 0o600]) else {
-            throw ContactsDBError.databaseUnavailable(path: backup, reason: "the backup taken before migrating cannot be created there")
+        let backup = try reserveName("\(path).before-\(migration)-\(stamp)")
+        let partial = backup + partialSuffix
+        do {
+            try create(partial)
+            try copy(queue, to: partial)
+            guard rename(partial, backup) == 0 else {
+                throw ContactsDBError.databaseUnavailable(
+                    path: backup, reason: "the backup taken before migrating cannot be put in place: \(DatabaseFile.reason(errno))")
+            }
+        } catch {
+            unlink(partial)
+            unlink(backup)
+            throw error
         }
-        try copy(queue, to: backup)
-        try prune(beside: path)
+        prune(beside: path, keeping: backup)
         return backup
     }
 
-    private static func prune(beside path: String) throws {
+    // MARK: - Non public
+
+    private static let partialSuffix = ".partial"
+
+    /// Creates the first free one of `BASE.sqlite`, `BASE-PID.sqlite`,
+    /// `BASE-PID-2.sqlite`, … empty and exclusively, and returns its path.
+    private static func reserveName(_ base: String) throws -> String {
+        let pid = getpid()
+        for attempt in 0..<100 {
+            let candidate = base + (attempt == 0 ? "" : attempt == 1 ? "-\(pid)" : "-\(pid)-\(attempt)") + ".sqlite"
+            let failure = createExclusively(candidate)
+            if failure == 0 { return candidate }
+            guard failure == EEXIST else { throw cannotCreate(candidate, failure) }
+        }
+        throw ContactsDBError.databaseUnavailable(path: base, reason: "no free name for the backup taken before migrating")
+    }
+
+    private static func create(_ file: String) throws {
+        let failure = createExclusively(file)
+        guard failure == 0 else { throw cannotCreate(file, failure) }
+    }
+
+    /// Creates an empty file, readable by its owner only, failing if
+    /// anything (a file, a link) is already there; returns 0 or the errno.
+    private static func createExclusively(_ file: String) -> Int32 {
+        let descriptor = open(file, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { return errno }
+        close(descriptor)
+        return 0
+    }
+
+    private static func cannotCreate(_ file: String, _ failure: Int32) -> ContactsDBError {
+        .databaseUnavailable(
+            path: file, reason: "the backup taken before migrating cannot be created there: \(DatabaseFile.reason(failure))")
+    }
+
+    /// Deletes all but the newest ``keptBeforeMigration`` backups beside
+    /// `path` (by the time in their names), never `kept`, along with what a
+    /// killed process left: half-written copies and empty reserved names.
+    /// Names it does not recognize are left alone; a directory it cannot
+    /// list is left as is.
+    private static func prune(beside path: String, keeping kept: String) {
         let directory = (path as NSString).deletingLastPathComponent
         let prefix = (path as NSString).lastPathComponent + ".before-"
-        let backups = try FileManager.default.contentsOfDirectory(atPath: directory.isEmpty ? "." : directory)
-            .filter { $0.hasPrefix(prefix) && $0.hasSuffix(".sqlite") }
-            .sorted { $0.suffix(25) < $1.suffix(25) }  // by timestamp
-        for old in backups.dropLast(keptBeforeMigration) {
-            try? FileManager.default.removeItem(atPath: (directory as NSString).appendingPathComponent(old))
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.isEmpty ? "." : directory) else { return }
+        func fullPath(_ name: String) -> String { (directory as NSString).appendingPathComponent(name) }
+        var backups: [(stamp: Substring, name: String)] = []
+        for name in names where name.hasPrefix(prefix) && fullPath(name) != kept {
+            if name.hasSuffix(".sqlite" + partialSuffix) || name.hasSuffix(".sqlite" + partialSuffix + "-journal") {
+                unlink(fullPath(name))
+            } else if let match = name.wholeMatch(of: /.*-([0-9]{8}T[0-9]{9})(-[0-9]+)*\.sqlite/) {
+                // Empty: a name reserved by a process killed before its copy
+                // was renamed over it. A real backup is never empty.
+                var info = stat()
+                if lstat(fullPath(name), &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size == 0 {
+                    unlink(fullPath(name))
+                } else {
+                    backups.append((match.1, name))
+                }
+            }
+        }
+        backups.sort { ($0.stamp, $0.name) < ($1.stamp, $1.name) }
+        for old in backups.dropLast(keptBeforeMigration - 1) {
+            unlink(fullPath(old.name))
         }
     }
 }

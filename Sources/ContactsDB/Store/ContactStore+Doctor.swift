@@ -27,7 +27,7 @@ extension ContactStore {
                 ? Diagnosis(check: "foreign keys", isHealthy: true, detail: "every child row has its contact")
                 : Diagnosis(check: "foreign keys", isHealthy: false, detail: "\(orphans.count) rows point at missing contacts (first in \(orphans[0])); export what you need and rebuild, or restore a backup"))
 
-            let status = try migrator.status(db)
+            let status = try migrator.status(db, path: path)
             findings.append(Diagnosis(
                 check: "migrations", isHealthy: status.pending.isEmpty,
                 detail: status.pending.isEmpty

@@ -48,25 +48,27 @@ public final class ContactStore: Sendable {
     /// Opens the database at `path`: creates the file (readable by its owner
     /// only) if missing, refuses it without writing if this build must not
     /// touch it, applies pending migrations, switches it to WAL, and imports
-    /// the bundled seed once.
+    /// the bundled seed once. Any number of processes may open one database
+    /// at once: what changes it is done by one of them at a time, under
+    /// ``DatabaseFile/Lock``, and the others find it done.
     ///
     /// - throws: ``ContactsDBError``: `.notContactsDatabase`,
-    ///   `.databaseTooNew`, `.migrationEdited`, `.migrationFailed`,
-    ///   `.databaseUnavailable`, `.databaseBusy`.
+    ///   `.databaseTooNew`, `.migrationEdited`, `.migrationRecordsDamaged`,
+    ///   `.migrationFailed`, `.databaseUnavailable`, `.databaseBusy`.
     public static func open(at path: String, options: Options = Options()) throws -> ContactStore {
-        try createFileIfMissing(at: path)
+        try DatabaseFile.prepare(path)
         var configuration = Configuration()
         configuration.busyMode = .timeout(options.busyTimeout)
         configuration.prepareDatabase(Connection.prepare)
         let queue = try DatabaseErrorMapping.mapping(path: path) {
             try DatabaseQueue(path: path, configuration: configuration)
         }
-        return try ContactStore(path: path, queue: queue, options: options, usesWAL: true)
+        return try ContactStore(path: path, queue: queue, options: options, isFile: true)
     }
 
     /// A private in-memory database, migrated and seeded as `options` says.
     public static func makeInMemory(options: Options = Options()) throws -> ContactStore {
-        try ContactStore(path: ":memory:", queue: try DatabaseQueue(), options: options, usesWAL: false)
+        try ContactStore(path: ":memory:", queue: try DatabaseQueue(), options: options, isFile: false)
     }
 
     /// Where the database at `path` stands against `migrations`, read
@@ -74,7 +76,7 @@ public final class ContactStore: Sendable {
     public static func migrationStatus(
         at path: String, migrations: [SchemaMigration] = SchemaMigration.bundled
     ) throws -> (applied: [(identifier: String, appliedAt: String)], pending: [String]) {
-        guard FileManager.default.fileExists(atPath: path) else {
+        guard try DatabaseFile.checkExisting(path) else {
             return ([], migrations.map(\.identifier))
         }
         var configuration = Configuration()
@@ -83,61 +85,59 @@ public final class ContactStore: Sendable {
         return try DatabaseErrorMapping.mapping(path: path) {
             let queue = try DatabaseQueue(path: path, configuration: configuration)
             return try queue.read { db in
-                try migrator.checkCompatibility(db, path: path)
-                let status = try migrator.status(db)
+                let status = try migrator.status(db, path: path)
                 return (status.applied.map { ($0.migration.identifier, $0.appliedAt) },
                         status.pending.map(\.identifier))
             }
         }
     }
 
-    private init(path: String, queue: DatabaseQueue, options: Options, usesWAL: Bool) throws {
+    private init(path: String, queue: DatabaseQueue, options: Options, isFile: Bool) throws {
         let migrator = Migrator(migrations: options.migrations)
         self.path = path
         self.migrator = migrator
         writer = queue
         var report = OpenReport()
         try DatabaseErrorMapping.mapping(path: path) {
-            let pending = try queue.read { db in
-                try migrator.checkCompatibility(db, path: path)
-                return try migrator.status(db).pending
+            // One read first, so that an open with nothing to do takes no
+            // lock and writes nothing (a read-only database still reads).
+            let hasWork = try queue.inDatabase { db in
+                try Connection.reading(db) { db in
+                    guard try migrator.status(db, path: path).pending.isEmpty else { return true }
+                    return try (isFile && !Connection.isWAL(db))
+                        || Reindexer.isCollationOutdated(db)
+                        || (options.seedsOnFirstOpen && SeedImporter.isUnsettled(db))
+                }
             }
-            if usesWAL, let first = pending.first {
-                report.backupBeforeMigration = try DatabaseBackup.beforeMigration(queue, at: path, migration: first.identifier)
+            guard hasWork else { return }
+            var lock: DatabaseFile.Lock?
+            if isFile {
+                try DatabaseFile.requireWritable(path)
+                lock = try DatabaseFile.Lock(beside: path, timeout: options.busyTimeout)
+                try queue.writeWithoutTransaction { db in
+                    // Before migrating, so that readers of a new file never
+                    // wait for its migrations.
+                    guard try Connection.enableWAL(db) else {
+                        throw ContactsDBError.databaseUnavailable(
+                            path: path, reason: "it cannot be switched to WAL mode; move it to a local disk")
+                    }
+                }
+                // Under the lock, no other process migrates: the records
+                // read here stay true until this process changes them.
+                let pending = try queue.read { db in try migrator.status(db, path: path).pending }
+                if let first = pending.first {
+                    report.backupBeforeMigration = try DatabaseBackup.beforeMigration(queue, at: path, migration: first.identifier)
+                }
             }
-            report.appliedMigrations = try migrator.migrate(pending, queue)
-            if usesWAL {
-                try queue.writeWithoutTransaction(Connection.enableWAL)
-            }
-            // Both are checked in one read first, so that an open that has
-            // nothing to do never waits for another process's write lock,
-            // and checked again inside the write for a concurrent open.
-            let (isCollationOutdated, isUnsettled) = try queue.read { db in
-                (try Reindexer.isCollationOutdated(db), try SeedImporter.isUnsettled(db))
-            }
-            if isCollationOutdated {
-                let reindexed = try queue.write(Reindexer.reindexIfCollationChanged)
-                report.reindexedContacts = reindexed.flatMap { $0 > 0 ? $0 : nil }
-            }
-            if options.seedsOnFirstOpen, isUnsettled {
+            report.appliedMigrations = try migrator.migrate(queue, path: path)
+            // Each checks again inside its own write transaction.
+            report.reindexedContacts = try queue.write(Reindexer.reindexIfCollationChanged).flatMap { $0 > 0 ? $0 : nil }
+            if options.seedsOnFirstOpen {
                 report.seedImport = try queue.write(SeedImporter.seedIfFirstOpen)
             }
+            withExtendedLifetime(lock) {}
         }
         openReport = report
-    }
-
-    private static func createFileIfMissing(at path: String) throws {
-        guard !FileManager.default.fileExists(atPath: path) else { return }
-        // SQLite gives the -wal and -shm files the database file's mode.
-        let created = FileManager.default.createFile(
-            atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
-        if !created {
-            let directory = (path as NSString).deletingLastPathComponent
-            let reason = FileManager.default.fileExists(atPath: directory.isEmpty ? "." : directory)
-                ? "the file cannot be created there (check the directory's permissions)"
-                : "the directory \(directory) does not exist"
-            throw ContactsDBError.databaseUnavailable(path: path, reason: reason)
-        }
     }
 
     // MARK: - Non public
