@@ -99,6 +99,11 @@ import Testing
         #expect(try cli.run(["query", "--count"]).stdout == "10\n")
         #expect(FileManager.default.fileExists(atPath: directory.path("xdg/contactsdb/contacts.sqlite")))
 
+        // Without XDG_DATA_HOME, $HOME decides, not the password database.
+        cli.environment = ["CONTACTSDB_PATH": "", "XDG_DATA_HOME": "", "HOME": directory.path("home")]
+        #expect(try cli.run(["query", "--count"]).stdout == "10\n")
+        #expect(FileManager.default.fileExists(atPath: directory.path("home/.local/share/contactsdb/contacts.sqlite")))
+
         let flagged = try cli.run(["query", "--count", "--db", directory.path("flag.sqlite")])
         #expect(flagged.stdout == "10\n")
     }

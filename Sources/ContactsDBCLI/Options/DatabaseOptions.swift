@@ -27,8 +27,12 @@ struct DatabaseOptions: ParsableArguments {
     }
 
     private var defaultPath: String {
-        let dataHome = ProcessInfo.processInfo.environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? (NSHomeDirectory() as NSString).appendingPathComponent(".local/share")
+        // XDG's rule: $HOME, which may differ from the password database's
+        // home (NSHomeDirectory) under sudo, in containers and in tests.
+        let environment = ProcessInfo.processInfo.environment
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? (home as NSString).appendingPathComponent(".local/share")
         return (dataHome as NSString).appendingPathComponent("contactsdb/contacts.sqlite")
     }
 
