@@ -41,6 +41,20 @@ import Testing
         #expect(skipped.exitCode == 0 && skipped.stdout.contains("skipped 1 record."), "\(skipped.stdout)")
     }
 
+    /// A file cut short is broken, not a record: the error says where the
+    /// file ends, and nothing is imported.
+    @Test func aTruncatedFileIsReportedAsEndingEarly() throws {
+        let db = directory.path("truncated.sqlite")
+        #expect(try cli.run(db: db, ["init", "--no-seed"]).exitCode == 0)
+        let file = directory.write("cut.json", "[{\"firstName\": \"Whole\"},\n {\"firstName\": \"Broken\", \"lastName\": ")
+        let result = try cli.run(db: db, ["import", file])
+        #expect(result.exitCode == 65)
+        #expect(result.stderr.hasPrefix("Error: cut.json:2:38: not valid JSON: the file ends early"), "\(result.stderr)")
+        let stray = directory.write("stray.json", "[{\"firstName\": x}]")
+        #expect(try cli.run(db: db, ["import", stray]).stderr.contains("stray.json:1:16: not valid JSON: expected a JSON value but found \"x\""))
+        #expect(try cli.count(db) == 0)
+    }
+
     @Test func csvHasAHeaderNumberedColumnsAndQuoting() throws {
         let db = directory.path("csv.sqlite")
         #expect(try cli.run(db: db, ["add", "--company", "Smith, \"Jones\" & Co.", "--phone", "+1 415 555 0100",

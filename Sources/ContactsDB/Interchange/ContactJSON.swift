@@ -128,7 +128,7 @@ public struct ContactJSON: Sendable {
     // MARK: - Reading one contact
 
     static func read(_ reader: inout JSONReader, at path: String) throws -> ContactJSON {
-        guard reader.peekKind() == .object else { throw invalid(path, "expected a contact object here.") }
+        try expect(.object, &reader, path, "expected a contact object here.")
         var contact = ContactJSON()
         try reader.readObject { reader, key in
             // Built only when an error names it.
@@ -171,12 +171,12 @@ public struct ContactJSON: Sendable {
                 if try reader.readNull() {
                     contact.changes.append(.favorite(false))
                 } else {
-                    guard reader.peekKind() == .bool else { throw invalid(field(), "expected true or false here.") }
+                    try expect(.bool, &reader, field(), "expected true or false here.")
                     contact.changes.append(.favorite(try reader.readBool()))
                 }
             case "groups":
                 contact.changes.append(.groups(try list(&reader, field()) { reader, path in
-                    guard reader.peekKind() == .string else { throw invalid(path(), "expected a group name here.") }
+                    try expect(.string, &reader, path(), "expected a group name here.")
                     return try reader.readString()
                 }))
             case _ where derivedKeys.contains(key):
@@ -200,16 +200,29 @@ public struct ContactJSON: Sendable {
         return first == "contacts"
     }
 
+    /// Checks that a value of `kind` comes next. Where no value starts at
+    /// all, the file is broken (or ends early) there: a syntax error with
+    /// its line and column, not a fault of the record.
+    private static func expect(
+        _ kind: JSONReader.Kind, _ reader: inout JSONReader, _ field: @autoclosure () -> String, _ reason: String
+    ) throws {
+        switch reader.peekKind() {
+        case kind?: return
+        case nil: throw reader.missingValueError()
+        default: throw invalid(field(), reason)
+        }
+    }
+
     private static func optionalString(_ reader: inout JSONReader, _ field: @autoclosure () -> String) throws -> String? {
         if try reader.readNull() { return nil }
-        guard reader.peekKind() == .string else { throw invalid(field(), "expected a string or null here.") }
+        try expect(.string, &reader, field(), "expected a string or null here.")
         return try reader.readString()
     }
 
     /// JSON numbers may be written 34, 34.0 or 3.4e1; only whole ones fit.
     private static func optionalAge(_ reader: inout JSONReader, _ field: @autoclosure () -> String) throws -> Int? {
         if try reader.readNull() { return nil }
-        guard reader.peekKind() == .number else { throw invalid(field(), "expected a whole number here.") }
+        try expect(.number, &reader, field(), "expected a whole number here.")
         let text = try reader.readNumber()
         if let age = Int(text) { return age }
         guard let number = Double(text), let age = Int(exactly: number) else {
@@ -223,7 +236,7 @@ public struct ContactJSON: Sendable {
         _ element: (inout JSONReader, _ path: () -> String) throws -> T
     ) throws -> [T] {
         if try reader.readNull() { return [] }
-        guard reader.peekKind() == .array else { throw invalid(field(), "expected an array here.") }
+        try expect(.array, &reader, field(), "expected an array here.")
         var items: [T] = []
         try withoutActuallyEscaping(field) { field in
             try reader.readArray { reader, index in
@@ -240,7 +253,7 @@ public struct ContactJSON: Sendable {
         _ fields: KeyValuePairs<String, WritableKeyPath<T, String>>,
         required: [String], ignoring: String? = nil, into value: inout T
     ) throws {
-        guard reader.peekKind() == .object else { throw invalid(path(), "expected an object here.") }
+        try expect(.object, &reader, path(), "expected an object here.")
         var missing = required
         try reader.readObject { reader, key in
             if let keyPath = fields.first(where: { $0.key == key })?.value {

@@ -166,6 +166,14 @@ struct JSONReader {
         return .malformedJSON(file: fileName, line: line, column: column, reason: reason)
     }
 
+    /// The error where a value should start but none does: the file ends
+    /// early, or holds something that is not JSON there.
+    mutating func missingValueError() -> ContactsDBError {
+        skipWhitespace()
+        guard let byte = peek() else { return syntaxError("the file ends early, where a value should follow") }
+        return syntaxError("expected a JSON value but found \(describe(byte))")
+    }
+
     // MARK: - Non public
 
     private mutating func enterContainer(
