@@ -67,6 +67,9 @@ import Testing
         }
         let huge = "[{\"firstName\": \"" + String(repeating: "я", count: 50_000) + "\"}]"
         #expect(invalidField { try store.importContacts(Data(huge.utf8), source: "huge.json") } == "contacts[0].firstName")
+        // One letter and 5,000 accents: one grapheme, 5,001 characters.
+        let stacked = "[{\"firstName\": \"e" + String(repeating: "\u{301}", count: 5_000) + "\"}]"
+        #expect(invalidField { try store.importContacts(Data(stacked.utf8), source: "stacked.json") } == "contacts[0].firstName")
         let nul = #"[{"firstName": "A\u0000B"}]"#
         #expect(invalidField { try store.importContacts(Data(nul.utf8), source: "nul.json") } == "contacts[0].firstName")
         let badUTF8 = Data([0x5B, 0x7B, 0x22, 0x66, 0x69, 0x72, 0x73, 0x74, 0x4E, 0x61, 0x6D, 0x65, 0x22, 0x3A, 0x22, 0xC3, 0x28, 0x22, 0x7D, 0x5D])

@@ -168,9 +168,12 @@ enum ContactValidator {
     /// The limits every text field shares: its length, and no control
     /// characters (tabs and newlines are tidied into spaces before this).
     private static func checkText(_ text: String, _ field: @autoclosure () -> String) throws {
-        // A character takes at least one byte, so only long texts need counting.
+        // Characters are counted as Unicode scalars: a grapheme cluster may
+        // hold any number of them (a letter and 10,000 accents is one), so
+        // counting clusters would leave the stored size unbounded. A scalar
+        // takes at least one byte, so only long texts need counting.
         if text.utf8.count > maxTextLength {
-            let count = text.count
+            let count = text.unicodeScalars.count
             try require(count <= maxTextLength, field(), "the value is \(count) characters long; the limit is \(maxTextLength).")
         }
         // The control characters (Cc) are U+0000–001F and U+007F–009F: in
