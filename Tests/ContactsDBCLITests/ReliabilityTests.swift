@@ -36,6 +36,29 @@ import Testing
         #expect(try DatabaseQueue(path: db).read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM phone") } == children)
     }
 
+    /// A smashed file is reported as doctor's finding, with the fix: pages
+    /// overwritten in the middle, and a header that is no longer SQLite's.
+    @Test func doctorReportsASmashedFile() throws {
+        for (name, offset) in [("pages", 4096 * 4), ("header", 0)] {
+            let db = directory.path("smashed-\(name).sqlite")
+            let many = directory.write("many.json", try cli.run(["generate", "--contacts", "500"]).stdout)
+            #expect(try cli.run(db: db, ["import", many]).exitCode == 0)
+            #expect(try cli.run(db: db, ["backup", db + ".copy"]).exitCode == 0)
+            // The checkpointed copy holds every page in the main file.
+            try FileManager.default.removeItem(atPath: db)
+            try FileManager.default.moveItem(atPath: db + ".copy", toPath: db)
+            let handle = try #require(FileHandle(forUpdatingAtPath: db))
+            try handle.seek(toOffset: UInt64(offset))
+            try handle.write(contentsOf: Data(repeating: 0xA5, count: 8192))
+            try handle.close()
+            let doctor = try cli.run(db: db, ["doctor"])
+            #expect(doctor.exitCode == 74 || doctor.exitCode == 70, "\(name): \(doctor.stdout) \(doctor.stderr)")
+            #expect(doctor.stdout.contains("PROBLEM"), "\(name): \(doctor.stdout) \(doctor.stderr)")
+            #expect(doctor.stdout.contains("corrupt") || doctor.stdout.contains("not an SQLite database")
+                    || doctor.stdout.contains("integrity"), "\(name): \(doctor.stdout)")
+        }
+    }
+
     @Test func aWriterThatWaitsTooLongIsToldTheDatabaseIsBusy() throws {
         let db = directory.path("busy.sqlite")
         #expect(try cli.count(db) == 10)
