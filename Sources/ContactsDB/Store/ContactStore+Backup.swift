@@ -5,16 +5,16 @@ extension ContactStore {
     /// Writes a consistent copy of the database to a new file at `path`
     /// through SQLite's online backup API. The copy is one snapshot, taken
     /// inside a read transaction, so other processes keep writing meanwhile
-    /// (the database is in WAL mode).
+    /// (the database is in WAL mode). It is written beside `path` first and
+    /// appears there only once complete, so a killed backup leaves no file
+    /// that a later open would take for a database.
     ///
-    /// - throws: ``ContactsDBError/databaseUnavailable(path:reason:)`` when
-    ///   `path` exists or cannot be created; nothing is overwritten.
+    /// - throws: ``ContactsDBError/unwritableFile(path:reason:)`` when
+    ///   `path` exists or cannot be written; nothing is overwritten.
     public func backup(to path: String) throws {
-        guard !FileManager.default.fileExists(atPath: path) else {
-            throw ContactsDBError.databaseUnavailable(path: path, reason: "a file is already there; choose a new path")
-        }
-        guard FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
-            throw ContactsDBError.databaseUnavailable(path: path, reason: "the file cannot be created there")
+        var status = stat()
+        guard lstat(path, &status) != 0 else {
+            throw ContactsDBError.unwritableFile(path: path, reason: "a file is already there; choose a new path")
         }
         try DatabaseBackup.copy(writer, to: path)
     }
@@ -25,18 +25,16 @@ enum DatabaseBackup {
     /// How many pre-migration backups are kept beside a database.
     static let keptBeforeMigration = 3
 
-    /// Copies `source` into the new file at `path`; removes it on failure.
+    /// Copies `source` into a new file at `path`, through a temporary
+    /// sibling; an existing file at `path` is never replaced.
     static func copy(_ source: some DatabaseReader, to path: String) throws {
-        do {
-            try DatabaseErrorMapping.mapping(path: path) {
-                let destination = try DatabaseQueue(path: path)
-                try source.backup(to: destination)
-                try destination.close()
-            }
-        } catch {
-            try? FileManager.default.removeItem(atPath: path)
-            throw error
+        let file = try AtomicFile(path: path)
+        try DatabaseErrorMapping.mapping(path: path) {
+            let destination = try DatabaseQueue(path: file.temporaryPath)
+            try source.backup(to: destination)
+            try destination.close()
         }
+        try file.commit(replacingExisting: false)
     }
 
     /// Backs up a database that holds contacts before `migration` changes
@@ -50,9 +48,6 @@ enum DatabaseBackup {
         guard holdsContacts else { return nil }
         let stamp = Timestamp.string(from: Date()).filter { $0.isNumber || $0 == "T" }
         let backup = "\(path).before-\(migration)-\(stamp).sqlite"
-        guard FileManager.default.createFile(atPath: backup, contents: nil, attributes: [.posixPermissions: 0o600]) else {
-            throw ContactsDBError.databaseUnavailable(path: backup, reason: "the backup taken before migrating cannot be created there")
-        }
         try copy(queue, to: backup)
         try prune(beside: path)
         return backup

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 
 /// A group and how many contacts it holds.
-public struct ContactGroup: Hashable, Sendable {
+public struct ContactGroup: Hashable, Sendable, Codable {
     public var name: String
     public var memberCount: Int
 }
