@@ -42,7 +42,7 @@ struct ExitStatus: Equatable {
         } else if error.isFileError {
             self.init(code: 66, message: ContactsDBError.unreadableFile(path: path, reason: reason).localizedDescription)
         } else {
-            self.init(code: Self.unexpected, message: "Unexpected failure: \(Self.describe(error)); please report it.")
+            self.init(code: Self.unexpected, message: "Unexpected failure: Foundation error \(error.code.rawValue); please report it.")
         }
     }
 
