@@ -1,10 +1,9 @@
-@testable import ContactsDB
+import ContactsDB
 import ContactsDBTestSupport
 import Foundation
-import GRDB
 import Testing
 
-/// Files written whole or not at all, and a full disk reported as such.
+/// Files written whole or not at all.
 @Suite struct AtomicFileTests {
     let directory = TemporaryDirectory()
 
@@ -64,18 +63,5 @@ import Testing
         #expect(throws: ContactsDBError.unwritableFile(path: "/no/such/directory/out.txt", reason: "No such file or directory")) {
             try AtomicFile(path: "/no/such/directory/out.txt")
         }
-    }
-
-    @Test func aDatabaseWriteOnAFullDiskIsDiskFull() throws {
-        let path = directory.path("full.sqlite")
-        let store = try ContactStore.open(at: path)
-        // SQLite reports a database that may not grow as it reports a full
-        // disk: SQLITE_FULL.
-        try store.writer.writeWithoutTransaction { db in
-            let pages = try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0
-            try db.execute(sql: "PRAGMA max_page_count = \(pages)")
-        }
-        let drafts = (0..<500).map { ContactDraft(lastName: "Filler \($0) " + String(repeating: "x", count: 900)) }
-        #expect(throws: ContactsDBError.diskFull(path: path)) { try store.add(drafts) }
     }
 }
