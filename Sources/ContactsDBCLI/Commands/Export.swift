@@ -36,7 +36,8 @@ extension ContactsDBCommand {
             let contacts = try AllContacts(store: store)
             if let directory {
                 let cards = try CardDirectory(path: directory, names: contacts.ids)
-                return try contacts.forEach { try cards.write($0.vCard(version: vcardVersion.version), named: $0.id) }
+                try contacts.forEach { try cards.write($0.vCard(version: vcardVersion.version), named: $0.id) }
+                return AtomicFile.syncFileSystems()
             }
             switch format {
             case .json:
@@ -81,7 +82,8 @@ struct AllContacts {
 
 /// A directory of one `.vcf` file per contact, as khard and vdirsyncer
 /// keep them. Each card is written whole through ``AtomicFile`` (mode
-/// 0600) and renamed over an earlier card of the same name. A symbolic
+/// 0600) and renamed over an earlier card of the same name; the file
+/// system is synced once at the end. A symbolic
 /// link or special file (FIFO, device) at a card's name is refused before
 /// any card is written: a rename would not follow it, but it is not a card
 /// this command wrote, so replacing it is not the command's to decide.
@@ -114,7 +116,7 @@ struct CardDirectory {
     func write(_ text: String, named name: String) throws {
         let file = try AtomicFile(path: cardPath(name))
         try file.write(text)
-        try file.commit(replacingExisting: true)
+        try file.commit(replacingExisting: true, syncing: false)
     }
 
     private func cardPath(_ name: String) -> String {
