@@ -94,15 +94,21 @@ public final class AtomicFile {
         guard closed == 0 else { throw Self.failure(path, errno) }
         if replacingExisting {
             guard rename(temporaryPath, path) == 0 else { throw Self.failure(path, errno) }
-        } else {
+        } else if link(temporaryPath, path) == 0 {
             // link(2) fails with EEXIST instead of replacing, atomically.
-            guard link(temporaryPath, path) == 0 else {
-                if errno == EEXIST {
-                    throw ContactsDBError.unwritableFile(path: path, reason: "a file is already there; choose a new path")
-                }
-                throw Self.failure(path, errno)
-            }
             unlink(temporaryPath)
+        } else if errno == EEXIST {
+            throw ContactsDBError.unwritableFile(path: path, reason: "a file is already there; choose a new path")
+        } else if [EPERM, EOPNOTSUPP, EMLINK].contains(errno) {
+            // A file system without hard links (FAT, some network mounts):
+            // check, then rename, which leaves a small window instead.
+            var status = stat()
+            guard lstat(path, &status) != 0 else {
+                throw ContactsDBError.unwritableFile(path: path, reason: "a file is already there; choose a new path")
+            }
+            guard rename(temporaryPath, path) == 0 else { throw Self.failure(path, errno) }
+        } else {
+            throw Self.failure(path, errno)
         }
         isFinished = true
         if syncing { syncDirectory() }
