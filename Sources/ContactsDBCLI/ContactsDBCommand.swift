@@ -29,20 +29,40 @@ struct ContactsDBCommand: ParsableCommand {
         do {
             command = try parseAsRoot(movingGlobalOptions(Array(CommandLine.arguments.dropFirst())))
         } catch {
-            exit(withError: error)
+            fail(error)
         }
         do {
             try command.run()
+        } catch {
+            fail(error)
+        }
+        finish()
+    }
+
+    /// Writes out standard output and exits 0, or 74 when it failed.
+    private static func finish() -> Never {
+        do {
             try StandardOutput.finish()
         } catch {
-            // What was printed before the failure still goes out (doctor's
-            // findings before its exit code).
-            try? StandardOutput.finish()
-            if ExitStatus.isArgumentParserError(error) { exit(withError: error) }
+            fail(error)
+        }
+        Foundation.exit(0)
+    }
+
+    private static func fail(_ error: Error) -> Never {
+        // What was printed before the failure still goes out (doctor's
+        // findings before its exit code).
+        try? StandardOutput.finish()
+        guard ExitStatus.isArgumentParserError(error) else {
             let status = ExitStatus(error)
             Terminal.printError(status.message)
             Foundation.exit(status.code)
         }
+        // Usage errors go to stderr with ArgumentParser's code (64); the
+        // text of --help and --version is output, checked like any result.
+        guard exitCode(for: error) == .success else { exit(withError: error) }
+        print(fullMessage(for: error))
+        finish()
     }
 }
 

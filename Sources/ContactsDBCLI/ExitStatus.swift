@@ -48,8 +48,10 @@ struct ExitStatus: Equatable {
 
     /// Whether ArgumentParser reports `error` itself: usage errors (64,
     /// with the usage lines), `--help`, `--version` and explicit exit codes.
+    /// Its parse errors are of an internal type, known by their module.
     static func isArgumentParserError(_ error: Error) -> Bool {
         error is ValidationError || error is CleanExit || error is ExitCode
+            || String(reflecting: type(of: error)).hasPrefix("ArgumentParser.")
     }
 
     private static func describe(_ error: Error) -> String {

@@ -55,8 +55,24 @@ import Testing
         }
     }
 
-    @Test func usageErrorsAreLeftToArgumentParser() {
+    @Test func usageErrorsAreLeftToArgumentParser() throws {
         #expect(ExitStatus.isArgumentParserError(ValidationError("Please …")))
+        for arguments in [["query", "--bogus"], ["frobnicate"]] {
+            #expect(throws: (any Error).self) {
+                do { _ = try ContactsDBCommand.parseAsRoot(arguments) } catch {
+                    #expect(ExitStatus.isArgumentParserError(error), "\(arguments)")
+                    throw error
+                }
+            }
+        }
+        // --help parses to a command whose run throws the help request.
+        var help = try ContactsDBCommand.parseAsRoot(["--help"])
+        #expect(throws: (any Error).self) {
+            do { try help.run() } catch {
+                #expect(ExitStatus.isArgumentParserError(error))
+                throw error
+            }
+        }
         #expect(!ExitStatus.isArgumentParserError(ContactsDBError.databaseBusy(path: "/db")))
     }
 }

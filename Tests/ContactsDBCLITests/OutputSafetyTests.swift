@@ -42,10 +42,10 @@ import Testing
     @Test(arguments: [
         ["export"], ["export", "--format", "csv"], ["export", "--format", "vcard"],
         ["query", "--format", "csv"], ["query", "--format", "json"], ["query", "--sections", "--format", "json"],
-        ["generate", "--contacts", "2000"],
+        ["generate", "--contacts", "2000"], ["--help"], ["query", "--help"],
     ])
     func aFullDiskExits74WithOneSentence(_ arguments: [String]) throws {
-        let database = arguments[0] == "generate" ? [] : ["--db", db]
+        let database = arguments[0] == "generate" || arguments.contains("--help") ? [] : ["--db", db]
         let result = try run(database + arguments, stdoutTo: "/dev/full")
         #expect(result.status == 74, "\(arguments): \(result.stderr)")
         #expect(result.stderr == "Error: Cannot write the output: No space left on device.\n", "\(arguments)")
