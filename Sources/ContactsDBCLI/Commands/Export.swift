@@ -37,7 +37,8 @@ extension ContactsDBCommand {
             if let directory {
                 let cards = try CardDirectory(path: directory, names: contacts.ids)
                 try contacts.forEach { try cards.write($0.vCard(version: vcardVersion.version), named: $0.id) }
-                return AtomicFile.syncFileSystems()
+                AtomicFile.syncFileSystems()
+                return
             }
             switch format {
             case .json:
