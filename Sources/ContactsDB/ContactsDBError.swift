@@ -12,6 +12,11 @@ public enum ContactsDBError: Error, LocalizedError, Equatable, Sendable {
     case malformedJSON(file: String, line: Int, column: Int, reason: String)
     /// An input file that is missing or cannot be read.
     case unreadableFile(path: String, reason: String)
+    /// A file that cannot be written whole (a full disk, no permission, a
+    /// symbolic link or special file where a new file should go).
+    case unwritableFile(path: String, reason: String)
+    /// Standard output refused the result (a full disk, /dev/full).
+    case unwritableOutput(reason: String)
     /// One or more ids that name no contact.
     case contactsNotFound(ids: [String])
     /// A group name that names no group.
@@ -37,6 +42,8 @@ public enum ContactsDBError: Error, LocalizedError, Equatable, Sendable {
     case databaseUnavailable(path: String, reason: String)
     /// Another process kept the database locked past the busy timeout.
     case databaseBusy(path: String)
+    /// The disk ran out of space during a write, which was rolled back.
+    case diskFull(path: String)
     /// Any other failure of the underlying database.
     case databaseFailure(reason: String)
 
@@ -48,6 +55,10 @@ public enum ContactsDBError: Error, LocalizedError, Equatable, Sendable {
             return "\(file):\(line):\(column): not valid JSON: \(reason); fix the file and try again."
         case let .unreadableFile(path, reason):
             return "Cannot read \(path): \(reason)."
+        case let .unwritableFile(path, reason):
+            return "Cannot write \(path): \(reason)."
+        case let .unwritableOutput(reason):
+            return "Cannot write the output: \(reason)."
         case let .contactsNotFound(ids):
             let list = ids.map { "\"\($0)\"" }.joined(separator: ", ")
             return ids.count == 1
@@ -73,6 +84,8 @@ public enum ContactsDBError: Error, LocalizedError, Equatable, Sendable {
             return "Cannot open the database \(path): \(reason)."
         case let .databaseBusy(path):
             return "The database \(path) is busy: another process kept it locked past the busy timeout; try again later."
+        case let .diskFull(path):
+            return "The disk holding \(path) is full, so nothing was written; free some space and try again."
         case let .databaseFailure(reason):
             return "The database failed: \(reason)."
         }

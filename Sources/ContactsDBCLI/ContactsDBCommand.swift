@@ -20,17 +20,49 @@ struct ContactsDBCommand: ParsableCommand {
         ])
 
     /// Runs the command and turns every failure into one sentence on stderr
-    /// and the exit code SPEC.md gives it.
+    /// and the exit code SPEC.md gives it (``ExitStatus``).
     static func main() {
+        // A reader closing the pipe early ends the process quietly, as it
+        // ends `cat`, even when the parent ignored SIGPIPE.
+        signal(SIGPIPE, SIG_DFL)
+        var command: ParsableCommand
         do {
-            var command = try parseAsRoot(movingGlobalOptions(Array(CommandLine.arguments.dropFirst())))
-            try command.run()
-        } catch let error as ContactsDBError {
-            Terminal.printError(error.localizedDescription)
-            Foundation.exit(error.exitCode)
+            command = try parseAsRoot(movingGlobalOptions(Array(CommandLine.arguments.dropFirst())))
         } catch {
-            exit(withError: error)
+            fail(error)
         }
+        do {
+            try command.run()
+        } catch {
+            fail(error)
+        }
+        finish()
+    }
+
+    /// Writes out standard output and exits 0, or 74 when it failed.
+    private static func finish() -> Never {
+        do {
+            try StandardOutput.finish()
+        } catch {
+            fail(error)
+        }
+        Foundation.exit(0)
+    }
+
+    private static func fail(_ error: Error) -> Never {
+        // What was printed before the failure still goes out (doctor's
+        // findings before its exit code).
+        try? StandardOutput.finish()
+        guard ExitStatus.isArgumentParserError(error) else {
+            let status = ExitStatus(error)
+            Terminal.printError(status.message)
+            Foundation.exit(status.code)
+        }
+        // Usage errors go to stderr with ArgumentParser's code (64); the
+        // text of --help and --version is output, checked like any result.
+        guard exitCode(for: error) == .success else { exit(withError: error) }
+        print(fullMessage(for: error))
+        finish()
     }
 }
 
@@ -59,17 +91,4 @@ func movingGlobalOptions(_ arguments: [String]) -> [String] {
     guard commands.contains(command) else { return Array(rest) }
     let end = rest.firstIndex(of: "--") ?? rest.endIndex
     return Array(rest[..<end]) + global + Array(rest[end...])
-}
-
-extension ContactsDBError {
-    /// SPEC's exit codes: the one place domain errors meet them.
-    var exitCode: Int32 {
-        switch self {
-        case .contactsNotFound, .groupNotFound: return 1
-        case .invalidContact, .malformedJSON, .duplicateContactID, .groupExists: return 65
-        case .unreadableFile: return 66
-        case .databaseTooNew, .migrationEdited, .migrationRecordsDamaged, .notContactsDatabase, .databaseUnavailable, .databaseBusy: return 74
-        case .migrationFailed, .databaseFailure: return 70
-        }
-    }
 }

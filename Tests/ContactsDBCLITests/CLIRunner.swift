@@ -64,6 +64,13 @@ struct CLIRunner {
         try run(["--db", db] + arguments, stdin: stdin)
     }
 
+    /// A new database `contacts.sqlite` in `directory`, seeded by `init`.
+    func makeDatabase(in directory: TemporaryDirectory) throws -> String {
+        let db = directory.path("contacts.sqlite")
+        #expect(try run(db: db, ["init"]).exitCode == 0)
+        return db
+    }
+
     /// `query --count`, which must succeed.
     func count(_ db: String) throws -> Int {
         let result = try run(db: db, ["query", "--count"])

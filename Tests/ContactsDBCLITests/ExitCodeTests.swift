@@ -10,8 +10,7 @@ import Testing
     let db: String
 
     init() throws {
-        db = directory.path("contacts.sqlite")
-        #expect(try cli.run(db: db, ["init"]).exitCode == 0)
+        db = try cli.makeDatabase(in: directory)
     }
 
     func fileBytes() throws -> Data {

@@ -62,7 +62,7 @@ import Testing
         for file in stale { _ = FileManager.default.createFile(atPath: file, contents: Data("old".utf8)) }
         // What killed processes leave: a half-written copy, and a name
         // reserved but never filled; and a file that is not a backup.
-        let leftovers = [directory.path("kept.sqlite.before-0002_x-20200105T000000000.sqlite.partial"),
+        let leftovers = [directory.path(".kept.sqlite.before-0002_x-20200105T000000000.sqlite.Xy12.tmp"),
                          directory.path("kept.sqlite.before-0002_x-20200106T000000000-77.sqlite")]
         _ = FileManager.default.createFile(atPath: leftovers[0], contents: Data("half".utf8))
         _ = FileManager.default.createFile(atPath: leftovers[1], contents: nil)

@@ -85,7 +85,8 @@ import Testing
         let directory = TemporaryDirectory()
         var options = ContactStore.Options()
         options.seedsOnFirstOpen = false
-        let store = try ContactStore.open(at: directory.path("full.sqlite"), options: options)
+        let path = directory.path("full.sqlite")
+        let store = try ContactStore.open(at: path, options: options)
         try store.add(ContactDraft(firstName: "Before"))
         let counts = try store.tableCounts()
         try store.writer.inDatabase { db in
@@ -94,11 +95,7 @@ import Testing
         }
         let json = "[" + SyntheticContacts(count: 2000, seed: 4).map(\.jsonText).joined(separator: ",") + "]"
         let error = captureError { try store.importContacts(Data(json.utf8), source: "big.json") }
-        guard case let .databaseFailure(reason)? = error else {
-            Issue.record("expected a disk-full failure, got \(String(describing: error))")
-            return
-        }
-        #expect(reason.contains("disk is full"))
+        #expect(error == .diskFull(path: path))
         #expect(try store.tableCounts() == counts)
     }
 

@@ -11,7 +11,7 @@ public struct ChildCounts: Hashable, Sendable {
 }
 
 /// A group and how many contacts it holds.
-public struct ContactGroup: Hashable, Sendable {
+public struct ContactGroup: Hashable, Sendable, Codable {
     public var name: String
     public var memberCount: Int
 }

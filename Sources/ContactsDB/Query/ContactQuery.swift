@@ -96,7 +96,7 @@ public struct ContactSort: Hashable, Sendable {
 }
 
 /// One section of the index: its label and how many contacts it holds.
-public struct SectionCount: Hashable, Sendable {
+public struct SectionCount: Hashable, Sendable, Codable {
     public var sectionKey: String
     public var count: Int
 }

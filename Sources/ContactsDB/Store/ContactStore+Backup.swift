@@ -5,16 +5,16 @@ extension ContactStore {
     /// Writes a consistent copy of the database to a new file at `path`
     /// through SQLite's online backup API. The copy is one snapshot, taken
     /// inside a read transaction, so other processes keep writing meanwhile
-    /// (the database is in WAL mode).
+    /// (the database is in WAL mode). It is written beside `path` first and
+    /// appears there only once complete, so a killed backup leaves no file
+    /// that a later open would take for a database.
     ///
-    /// - throws: ``ContactsDBError/databaseUnavailable(path:reason:)`` when
-    ///   `path` exists or cannot be created; nothing is overwritten.
+    /// - throws: ``ContactsDBError/unwritableFile(path:reason:)`` when
+    ///   `path` exists or cannot be written; nothing is overwritten.
     public func backup(to path: String) throws {
-        guard !FileManager.default.fileExists(atPath: path) else {
-            throw ContactsDBError.databaseUnavailable(path: path, reason: "a file is already there; choose a new path")
-        }
-        guard FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
-            throw ContactsDBError.databaseUnavailable(path: path, reason: "the file cannot be created there")
+        var status = stat()
+        guard lstat(path, &status) != 0 else {
+            throw ContactsDBError.unwritableFile(path: path, reason: "a file is already there; choose a new path")
         }
         try DatabaseBackup.copy(writer, to: path)
     }
@@ -25,18 +25,17 @@ enum DatabaseBackup {
     /// How many pre-migration backups are kept beside a database.
     static let keptBeforeMigration = 3
 
-    /// Copies `source` into the new file at `path`; removes it on failure.
-    static func copy(_ source: some DatabaseReader, to path: String) throws {
-        do {
-            try DatabaseErrorMapping.mapping(path: path) {
-                let destination = try DatabaseQueue(path: path)
-                try source.backup(to: destination)
-                try destination.close()
-            }
-        } catch {
-            try? FileManager.default.removeItem(atPath: path)
-            throw error
+    /// Copies `source` into a new file at `path`, through a temporary
+    /// sibling; an existing file at `path` is replaced only when it is a
+    /// name this process reserved.
+    static func copy(_ source: some DatabaseReader, to path: String, replacingReservedName: Bool = false) throws {
+        let file = try AtomicFile(path: path)
+        try DatabaseErrorMapping.mapping(path: path) {
+            let destination = try DatabaseQueue(path: file.temporaryPath)
+            try source.backup(to: destination)
+            try destination.close()
         }
+        try file.commit(replacingExisting: replacingReservedName)
     }
 
     /// Backs up a database that holds contacts before `migration` changes
@@ -48,7 +47,8 @@ enum DatabaseBackup {
     /// prunes backups of this database meanwhile. The name is still taken
     /// with `O_EXCL` (a process of an earlier build, or a clock that stepped
     /// back, may have used it), and the copy is written to a side file and
-    /// renamed over the reserved name, so a backup is never half-written.
+    /// renamed over the reserved name (``AtomicFile``), so a backup is never
+    /// half-written.
     static func beforeMigration(_ queue: DatabaseQueue, at path: String, migration: String) throws -> String? {
         let holdsContacts = try queue.read { db in
             try ContactReader.holdsContacts(db)
@@ -56,16 +56,9 @@ enum DatabaseBackup {
         guard holdsContacts else { return nil }
         let stamp = Timestamp.string(from: Date()).filter { $0.isNumber || $0 == "T" }
         let backup = try reserveName("\(path).before-\(migration)-\(stamp)")
-        let partial = backup + partialSuffix
         do {
-            try create(partial)
-            try copy(queue, to: partial)
-            guard rename(partial, backup) == 0 else {
-                throw ContactsDBError.databaseUnavailable(
-                    path: backup, reason: "the backup taken before migrating cannot be put in place: \(DatabaseFile.reason(errno))")
-            }
+            try copy(queue, to: backup, replacingReservedName: true)
         } catch {
-            unlink(partial)
             unlink(backup)
             throw error
         }
@@ -74,8 +67,6 @@ enum DatabaseBackup {
     }
 
     // MARK: - Non public
-
-    private static let partialSuffix = ".partial"
 
     /// Creates the first free one of `BASE.sqlite`, `BASE-PID.sqlite`,
     /// `BASE-PID-2.sqlite`, … empty and exclusively, and returns its path.
@@ -88,11 +79,6 @@ enum DatabaseBackup {
             guard failure == EEXIST else { throw cannotCreate(candidate, failure) }
         }
         throw ContactsDBError.databaseUnavailable(path: base, reason: "no free name for the backup taken before migrating")
-    }
-
-    private static func create(_ file: String) throws {
-        let failure = createExclusively(file)
-        guard failure == 0 else { throw cannotCreate(file, failure) }
     }
 
     /// Creates an empty file, readable by its owner only, failing if
@@ -120,10 +106,11 @@ enum DatabaseBackup {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.isEmpty ? "." : directory) else { return }
         func fullPath(_ name: String) -> String { (directory as NSString).appendingPathComponent(name) }
         var backups: [(stamp: Substring, name: String)] = []
+        for name in names where name.hasPrefix("." + prefix) && (name.hasSuffix(".tmp") || name.hasSuffix(".tmp-journal")) {
+            unlink(fullPath(name))  // a copy half-written when its process was killed (AtomicFile)
+        }
         for name in names where name.hasPrefix(prefix) && fullPath(name) != kept {
-            if name.hasSuffix(".sqlite" + partialSuffix) || name.hasSuffix(".sqlite" + partialSuffix + "-journal") {
-                unlink(fullPath(name))
-            } else if let match = name.wholeMatch(of: /.*-([0-9]{8}T[0-9]{9})(-[0-9]+)*\.sqlite/) {
+            if let match = name.wholeMatch(of: /.*-([0-9]{8}T[0-9]{9})(-[0-9]+)*\.sqlite/) {
                 // Empty: a name reserved by a process killed before its copy
                 // was renamed over it. A real backup is never empty.
                 var info = stat()

@@ -180,7 +180,7 @@ enum DatabaseErrorMapping {
         case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_AUTH:
             return .databaseUnavailable(path: path, reason: "\(message); check that the path exists and is accessible")
         case .SQLITE_FULL:
-            return .databaseFailure(reason: "the disk is full, so the change was rolled back; free some space and try again")
+            return .diskFull(path: path)
         case .SQLITE_IOERR:
             return .databaseUnavailable(path: path, reason: "an I/O error occurred (\(message))")
         default:

@@ -48,18 +48,48 @@ struct BenchReport {
         return lines.joined(separator: "\n")
     }
 
-    var json: String {
-        let queries = results.map { result in
-            String(format: "{\"query\": \"%@\", \"title\": %@, \"rows\": %d, \"engineMedianMicroseconds\": %.1f, "
-                + "\"engineP10Microseconds\": %.1f, \"engineP90Microseconds\": %.1f, \"rawMedianMicroseconds\": %.1f, \"ratio\": %.3f}",
-                result.query.name, Self.quoted(result.query.title), result.rows, result.engineMedian / 1e3,
-                Result.percentile(result.engine, 0.1) / 1e3, Result.percentile(result.engine, 0.9) / 1e3,
-                result.rawMedian / 1e3, result.ratio)
+    /// The report as JSON: times in microseconds to 0.1, the ratio to
+    /// 0.001.
+    func json() throws -> String {
+        try JSONOutput.line(JSONReport(self))
+    }
+
+    private struct JSONReport: Encodable {
+        struct Query: Encodable {
+            var query: String
+            var title: String
+            var rows: Int
+            var engineMedianMicroseconds: Double
+            var engineP10Microseconds: Double
+            var engineP90Microseconds: Double
+            var rawMedianMicroseconds: Double
+            var ratio: Double
         }
-        return String(format: "{\"contacts\": %d, \"runs\": %d, \"sqlite\": \"%@\", \"importSeconds\": %.3f, "
-            + "\"contactsPerSecond\": %.0f, \"peakMemoryBytes\": %d, \"queries\": [\n  %@\n]}",
-            contacts, runs, RawSQLite.version, importSeconds, Double(contacts) / importSeconds, peakMemoryBytes,
-            queries.joined(separator: ",\n  "))
+
+        var contacts: Int
+        var runs: Int
+        var sqlite: String
+        var importSeconds: Double
+        var contactsPerSecond: Double
+        var peakMemoryBytes: Int
+        var queries: [Query]
+
+        init(_ report: BenchReport) {
+            func micro(_ nanoseconds: Double) -> Double { rounded(nanoseconds / 1e3, places: 1) }
+            contacts = report.contacts
+            runs = report.runs
+            sqlite = RawSQLite.version
+            importSeconds = rounded(report.importSeconds, places: 3)
+            contactsPerSecond = rounded(Double(report.contacts) / report.importSeconds, places: 0)
+            peakMemoryBytes = report.peakMemoryBytes
+            queries = report.results.map { result in
+                Query(query: result.query.name, title: result.query.title, rows: result.rows,
+                      engineMedianMicroseconds: micro(result.engineMedian),
+                      engineP10Microseconds: micro(Result.percentile(result.engine, 0.1)),
+                      engineP90Microseconds: micro(Result.percentile(result.engine, 0.9)),
+                      rawMedianMicroseconds: micro(result.rawMedian), ratio: rounded(result.ratio, places: 3))
+            }
+        }
     }
 
     static func duration(_ nanoseconds: Double) -> String {
@@ -69,6 +99,9 @@ struct BenchReport {
         default: return String(format: "%.2f s", nanoseconds / 1e9)
         }
     }
+}
 
-    private static func quoted(_ text: String) -> String { JSONText.quote(text) }
+private func rounded(_ value: Double, places: Int) -> Double {
+    let scale = pow(10, Double(places))
+    return (value * scale).rounded() / scale
 }

@@ -50,23 +50,22 @@ extension ContactsDBCommand {
             let report = BenchReport(
                 contacts: imported, runs: runs, importSeconds: importSeconds, peakMemoryBytes: Stopwatch.peakMemoryBytes(),
                 results: try measureQueries(store: store, path: path))
-            print(format == .json ? report.json : report.table)
+            print(format == .json ? try report.json() : report.table)
             if let keep { try store.backup(to: keep) }
         }
 
         private func writeDataSet(to path: String) throws {
-            _ = FileManager.default.createFile(atPath: path, contents: nil)
-            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
-            defer { try? handle.close() }
+            let file = try AtomicFile(path: path)
             var buffer = "["
             for (index, draft) in SyntheticContacts(count: contacts, seed: seed).enumerated() {
                 buffer += (index == 0 ? "\n" : ",\n") + draft.jsonText
                 if buffer.utf8.count > 1 << 20 {
-                    handle.write(Data(buffer.utf8))
+                    try file.write(buffer)
                     buffer = ""
                 }
             }
-            handle.write(Data((buffer + "\n]\n").utf8))
+            try file.write(buffer + "\n]\n")
+            try file.commit(replacingExisting: false)
         }
 
         private func measureQueries(store: ContactStore, path: String) throws -> [BenchReport.Result] {
@@ -75,7 +74,7 @@ extension ContactsDBCommand {
             return try BenchQueries.make(store: store, raw: raw, phone: probes).map { query in
                 let engineRows = try query.engine(), rawRows = query.raw()
                 guard engineRows == rawRows else {
-                    throw ValidationError("\(query.name): the engine found \(engineRows) rows but the raw SQL \(rawRows).")
+                    throw RowCountMismatch(query: query.name, engineRows: engineRows, rawRows: rawRows)
                 }
                 for _ in 0..<3 {
                     _ = try query.engine()
@@ -111,4 +110,14 @@ enum Stopwatch {
         getrusage(RUSAGE_SELF.rawValue, &usage)
         return usage.ru_maxrss * 1024  // kilobytes on Linux
     }
+}
+
+/// The engine and the raw SQL disagree on a query's rows: a bug, not bad
+/// usage, so it exits 70 as an unexpected failure.
+struct RowCountMismatch: LocalizedError {
+    var query: String
+    var engineRows: Int
+    var rawRows: Int
+
+    var errorDescription: String? { "\(query): the engine found \(engineRows) rows but the raw SQL \(rawRows)" }
 }

@@ -22,9 +22,10 @@ extension ContactsDBCommand {
                 findings = try database.openStore().diagnose()
             } catch let error as ContactsDBError {
                 switch error {
-                case .databaseUnavailable, .notContactsDatabase, .migrationRecordsDamaged:
+                case .databaseUnavailable, .notContactsDatabase, .migrationRecordsDamaged, .migrationEdited, .databaseTooNew:
+                    // The finding on stdout, and the error as every command gives it.
                     print("PROBLEM file  \(error.localizedDescription)")
-                    throw ExitCode(74)
+                    throw error
                 default:
                     throw error
                 }

@@ -18,14 +18,13 @@ extension ContactsDBCommand {
             if contacts < 0 { throw ValidationError("Please give --contacts as zero or more.") }
         }
 
-        func run() {
-            print("[")
-            var isFirst = true
+        func run() throws {
+            var array = JSONOutput.ArrayPrinter()
             for draft in SyntheticContacts(count: contacts, seed: seed) {
-                print(isFirst ? draft.jsonText : ",\n" + draft.jsonText, terminator: "")
-                isFirst = false
+                array.append(draft.jsonText)
+                try StandardOutput.check()
             }
-            print(isFirst ? "]" : "\n]")
+            array.finish()
         }
     }
 }

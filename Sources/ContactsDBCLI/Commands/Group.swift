@@ -84,10 +84,10 @@ extension ContactsDBCommand {
                     print(groups.isEmpty ? "No groups yet; `contactsdb group create NAME` makes one.\n"
                         : ContactPrinter.alignedColumns([["GROUP", "MEMBERS"]] + groups.map { [$0.name, String($0.memberCount)] }),
                           terminator: "")
-                case .json, .ndjson:
-                    let items = groups.map { "{\"name\": \(JSONText.quote($0.name)), \"memberCount\": \($0.memberCount)}" }
-                    print(output.format == .ndjson ? items.joined(separator: "\n")
-                        : (items.isEmpty ? "[]" : "[\n" + items.joined(separator: ",\n") + "\n]"))
+                case .json:
+                    try JSONOutput.printArray(groups)
+                case .ndjson:
+                    try JSONOutput.printLines(groups)
                 case .csv:
                     print("name,memberCount\r")
                     groups.forEach { print("\(ContactPrinter.csvField($0.name)),\($0.memberCount)\r") }

@@ -65,7 +65,7 @@ extension ContactsDBCommand {
             if count {
                 print(try store.count(matching: query))
             } else if sections {
-                printSections(try store.sections(matching: query))
+                try printSections(try store.sections(matching: query))
             } else if explain {
                 let (sql, plan) = try store.explain(query)
                 print(sql)
@@ -111,23 +111,20 @@ extension ContactsDBCommand {
             }
         }
 
-        private func printSections(_ sections: [SectionCount]) {
+        private func printSections(_ sections: [SectionCount]) throws {
             switch output.format {
             case .table:
                 if sections.isEmpty { print(ContactPrinter.noMatch); return }
                 print(ContactPrinter.alignedColumns([["SECTION", "COUNT"]] + sections.map { [$0.sectionKey, String($0.count)] }),
                       terminator: "")
             case .json:
-                let items = sections.map { "{\"sectionKey\": \(jsonString($0.sectionKey)), \"count\": \($0.count)}" }
-                print(items.isEmpty ? "[]" : "[\n" + items.joined(separator: ",\n") + "\n]")
+                try JSONOutput.printArray(sections)
             case .ndjson:
-                sections.forEach { print("{\"sectionKey\": \(jsonString($0.sectionKey)), \"count\": \($0.count)}") }
+                try JSONOutput.printLines(sections)
             case .csv:
                 print("sectionKey,count\r")
                 sections.forEach { print("\($0.sectionKey),\($0.count)\r") }
             }
         }
-
-        private func jsonString(_ text: String) -> String { JSONText.quote(text) }
     }
 }

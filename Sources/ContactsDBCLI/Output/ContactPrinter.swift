@@ -10,13 +10,15 @@ enum ContactPrinter {
     static func print(_ contacts: [Contact], as format: OutputFormat, regions: PhoneRegions) {
         switch format {
         case .table:
-            Swift.print(table(contacts, regions: regions), terminator: "")
+            ContactsDBCLI.print(table(contacts, regions: regions), terminator: "")
         case .json:
-            Swift.print(contacts.isEmpty ? "[]" : "[\n" + contacts.map(\.jsonText).joined(separator: ",\n") + "\n]")
+            var array = JSONOutput.ArrayPrinter()
+            for contact in contacts { array.append(contact.jsonText) }
+            array.finish()
         case .ndjson:
-            for contact in contacts { Swift.print(contact.jsonText) }
+            for contact in contacts { ContactsDBCLI.print(contact.jsonText) }
         case .csv:
-            Swift.print(csv(contacts), terminator: "")
+            ContactsDBCLI.print(csv(contacts), terminator: "")
         }
     }
 

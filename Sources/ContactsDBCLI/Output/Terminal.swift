@@ -11,8 +11,20 @@ enum Terminal {
         writeStandardError("\(message)\n")
     }
 
+    /// Writes to stderr. A failure there has nowhere left to be reported,
+    /// so it is ignored (FileHandle's `write` would trap instead).
     static func writeStandardError(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
+        var text = text
+        text.withUTF8 { bytes in
+            guard let base = bytes.baseAddress else { return }
+            var written = 0
+            while written < bytes.count {
+                let result = write(STDERR_FILENO, base + written, bytes.count - written)
+                if result < 0, errno == EINTR { continue }
+                guard result > 0 else { return }
+                written += result
+            }
+        }
     }
 
     static var isStandardErrorATerminal: Bool { isatty(STDERR_FILENO) == 1 }

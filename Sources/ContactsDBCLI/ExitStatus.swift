@@ -1,0 +1,76 @@
+import ArgumentParser
+import ContactsDB
+import Foundation
+
+/// SPEC's exit codes and the sentence printed for each failure: the one
+/// place errors meet them.
+///
+/// ArgumentParser's own errors (usage, `--help`, `ExitCode`) keep its
+/// handling; every other error becomes one sentence and a sysexits code,
+/// and what no case here names exits 70 saying it was unexpected.
+struct ExitStatus: Equatable {
+    var code: Int32
+    /// The first line on stderr, without the "Error: " prefix.
+    var message: String
+
+    static let unexpected: Int32 = 70
+
+    init(code: Int32, message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    init(_ error: Error) {
+        switch error {
+        case let error as ContactsDBError:
+            self.init(code: error.exitCode, message: error.localizedDescription)
+        case let error as CocoaError:
+            self.init(error)
+        default:
+            self.init(code: Self.unexpected, message: "Unexpected failure: \(Self.describe(error)); please report it.")
+        }
+    }
+
+    /// Foundation's file errors, which name the file; raw domain text
+    /// (`NSCocoaErrorDomain …`) is never shown.
+    private init(_ error: CocoaError) {
+        let path = error.filePath ?? error.url?.path ?? "the file"
+        let reason = (error.underlying as? POSIXError).map { String(cString: strerror($0.code.rawValue)) }
+            ?? "it cannot be accessed"
+        if error.isFileError, error.code.rawValue >= CocoaError.fileWriteUnknown.rawValue {
+            self.init(code: 74, message: ContactsDBError.unwritableFile(path: path, reason: reason).localizedDescription)
+        } else if error.isFileError {
+            self.init(code: 66, message: ContactsDBError.unreadableFile(path: path, reason: reason).localizedDescription)
+        } else {
+            self.init(code: Self.unexpected, message: "Unexpected failure: Foundation error \(error.code.rawValue); please report it.")
+        }
+    }
+
+    /// Whether ArgumentParser reports `error` itself: usage errors (64,
+    /// with the usage lines), `--help`, `--version` and explicit exit codes.
+    /// Its parse errors are of an internal type, known by their module.
+    static func isArgumentParserError(_ error: Error) -> Bool {
+        error is ValidationError || error is CleanExit || error is ExitCode
+            || String(reflecting: type(of: error)).hasPrefix("ArgumentParser.")
+    }
+
+    private static func describe(_ error: Error) -> String {
+        let text = (error as? LocalizedError)?.errorDescription ?? String(describing: error)
+        return text.hasSuffix(".") ? String(text.dropLast()) : text
+    }
+}
+
+extension ContactsDBError {
+    /// SPEC's exit code for each case.
+    var exitCode: Int32 {
+        switch self {
+        case .contactsNotFound, .groupNotFound: return 1
+        case .invalidContact, .malformedJSON, .duplicateContactID, .groupExists: return 65
+        case .unreadableFile: return 66
+        case .databaseTooNew, .migrationEdited, .migrationRecordsDamaged, .notContactsDatabase, .databaseUnavailable, .databaseBusy,
+             .diskFull, .unwritableFile, .unwritableOutput:
+            return 74
+        case .migrationFailed, .databaseFailure: return 70
+        }
+    }
+}
