@@ -42,6 +42,16 @@ extern "C" int32_t cpn_parse(const char *text, const char *region, cpn_number *n
     return 1;
 }
 
+extern "C" int32_t cpn_e164(const char *text, const char *region, char *e164, int32_t capacity) {
+    const PhoneNumberUtil &util = *PhoneNumberUtil::GetInstance();
+    PhoneNumber parsed;
+    if (util.Parse(text, region, &parsed) != PhoneNumberUtil::NO_PARSING_ERROR) return 0;
+    std::string formatted;
+    util.Format(parsed, PhoneNumberUtil::E164, &formatted);
+    copy(formatted, e164, capacity > 0 ? static_cast<size_t>(capacity) : 0);
+    return util.IsValidNumber(parsed) ? 1 : 2;
+}
+
 extern "C" int32_t cpn_is_supported_region(const char *region) {
     std::set<std::string> regions;
     PhoneNumberUtil::GetInstance()->GetSupportedRegions(&regions);

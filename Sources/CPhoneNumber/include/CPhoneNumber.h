@@ -29,6 +29,12 @@ typedef struct {
 /// parses, else 0.
 int32_t cpn_parse(const char *text, const char *region, cpn_number *number);
 
+/// The lean path of storing and searching numbers: parses `text` as
+/// written in `region` and writes only its E.164 form into `e164`. Returns
+/// 1 when it parses and is valid, 2 when it parses but is not valid, 0 when
+/// it does not parse (nothing written).
+int32_t cpn_e164(const char *text, const char *region, char *e164, int32_t capacity);
+
 /// 1 when libphonenumber knows the region code ("US", "GB"), else 0.
 int32_t cpn_is_supported_region(const char *region);
 

@@ -52,9 +52,7 @@ struct PhoneNumber: Sendable {
         let tidy = Text.tidy(value)
         self.value = tidy
         digits = String(tidy.unicodeScalars.filter { ("0"..."9").contains($0) })
-        e164 = Self.parsed(tidy, regions: regions).flatMap { number in
-            tidy.hasPrefix("+") || number.isValid == 1 ? Self.text(number.e164) : nil
-        }
+        e164 = Self.e164(tidy, regions: regions)
     }
 
     /// What phone search and storage use: E.164, or the digits alone.
@@ -88,6 +86,16 @@ struct PhoneNumber: Sendable {
     }
 
     // MARK: - Non public
+
+    /// The E.164 form alone, on libphonenumber's lean path: every stored
+    /// number and every phone filter is read this way, so it skips the
+    /// national and international forms and the number's type.
+    private static func e164(_ value: String, regions: PhoneRegions) -> String? {
+        var buffer = [CChar](repeating: 0, count: 40)
+        func read(_ region: String) -> Int32 { cpn_e164(value, region, &buffer, Int32(buffer.count)) }
+        let isKnown = value.hasPrefix("+") ? read("ZZ") != 0 : regions.codes.contains { read($0) == 1 }
+        return isKnown ? String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : nil
+    }
 
     private static func parsed(_ value: String, regions: PhoneRegions) -> cpn_number? {
         var number = cpn_number()
