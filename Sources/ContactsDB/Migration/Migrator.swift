@@ -101,7 +101,12 @@ struct Migrator {
         guard try db.tableExists("schemaMigration") else { return [:] }
         var result: [String: (String, String)] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT identifier, checksum, appliedAt FROM schemaMigration") {
-            result[row[0]] = (row[1], row[2])
+            // A tampered row may hold NULL, a number or a blob: read as text
+            // or not at all (so the check refuses it), never trapped on.
+            let values: [DatabaseValue] = [row[0], row[1], row[2]]
+            guard let identifier = String.fromDatabaseValue(values[0]),
+                  let checksum = String.fromDatabaseValue(values[1]) else { continue }
+            result[identifier] = (checksum, String.fromDatabaseValue(values[2]) ?? "")
         }
         return result
     }
