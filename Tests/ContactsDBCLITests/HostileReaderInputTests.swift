@@ -2,9 +2,10 @@ import ContactsDBTestSupport
 import Foundation
 import Testing
 
-/// The vCard lines that used to crash `import` (SIGILL on an empty
-/// parameter): each now imports or is refused with exit 65 and one sentence.
-@Suite struct HostileCardTests {
+/// Inputs that used to crash `import` (SIGILL on an empty vCard parameter)
+/// or could overflow the stack (deep JSON): each now imports or is refused
+/// with exit 65 and one sentence.
+@Suite struct HostileReaderInputTests {
     let directory = TemporaryDirectory()
     let cli = CLIRunner()
 
@@ -45,5 +46,15 @@ import Testing
             ((contact["emails"] as? [[String: Any]]) ?? []) + ((contact["phones"] as? [[String: Any]]) ?? [])
         }.map { "\($0["type"] ?? "") \($0["value"] ?? "")" }
         #expect(entries == [imported])
+    }
+
+    @Test(arguments: [String(repeating: "[", count: 200_000), "[{\"displayName\":" + String(repeating: "{\"a\":", count: 200_000)])
+    func deeplyNestedJSONIsRefusedWithASentence(_ text: String) throws {
+        let db = directory.path("deep.sqlite")
+        #expect(try cli.run(db: db, ["init", "--no-seed"]).exitCode == 0)
+        let result = try cli.run(db: db, ["import", directory.write("deep.json", text)])
+        #expect(result.exitCode == 65, "\(result.exitCode): \(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1 && result.stderr.hasSuffix(".\n"), "\(result.stderr)")
+        #expect(try cli.count(db) == 0)
     }
 }
