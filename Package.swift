@@ -1,6 +1,20 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
+// Fuzz/run.sh sets CONTACTSDB_FUZZ to the path of libFuzzer's archive
+// without `main` (SwiftPM names an executable's entry point itself, so the
+// fuzz targets start libFuzzer's driver from theirs). The instrumentation
+// goes to the library and those targets only: `-Xswiftc -sanitize=fuzzer`
+// would also reach EmbedResources, whose `main` clashes with libFuzzer's.
+let libFuzzer = Context.environment["CONTACTSDB_FUZZ"]
+let fuzzerSettings: [SwiftSetting] = libFuzzer == nil ? [] : [.unsafeFlags(["-sanitize=fuzzer"]), .define("FUZZING")]
+let fuzzerLinking: [LinkerSetting] = libFuzzer.map { [.unsafeFlags([$0]), .linkedLibrary("stdc++")] } ?? []
+
+func fuzzTarget(_ name: String) -> Target {
+    .executableTarget(name: name, dependencies: ["ContactsDB"], path: "Fuzz/\(name)",
+                      swiftSettings: fuzzerSettings, linkerSettings: fuzzerLinking)
+}
+
 let package = Package(
     name: "contactsdb",
     platforms: [.macOS(.v13)],
@@ -23,6 +37,7 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
+            swiftSettings: fuzzerSettings,
             plugins: ["EmbedResourcesPlugin"]
         ),
         // ICU (Debian's libicu-dev): the root collator and AlphabeticIndex,
@@ -51,6 +66,10 @@ let package = Package(
             capability: .buildTool(),
             dependencies: ["EmbedResources"]
         ),
+        // libFuzzer targets under Fuzz/run.sh; replayers of their inputs otherwise.
+        fuzzTarget("FuzzJSON"),
+        fuzzTarget("FuzzVCard"),
+        fuzzTarget("FuzzMigrations"),
         .target(name: "ContactsDBTestSupport", path: "Tests/ContactsDBTestSupport"),
         .testTarget(
             name: "ContactsDBTests",

@@ -58,22 +58,23 @@ struct JSONReader {
         let start = position
         position += 1
         var segmentStart = position
-        var decoded: [UInt8]? = nil  // only built when the string holds escapes
+        var decoded: [UInt8] = []  // only filled when the string holds escapes
+        var hasEscapes = false
         while true {
             guard let byte = peek() else { throw syntaxError("a string that is never closed", at: start) }
             switch byte {
             case UInt8(ascii: "\""):
                 let segment = UnsafeBufferPointer(rebasing: bytes[segmentStart..<position])
                 position += 1
-                if var decoded {
+                if hasEscapes {
                     decoded.append(contentsOf: segment)
                     return try makeString(decoded, start: start)
                 }
                 return try makeString(segment, start: start)
             case UInt8(ascii: "\\"):
-                if decoded == nil { decoded = [] }
-                decoded!.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[segmentStart..<position]))
-                try readEscape(into: &decoded!)
+                hasEscapes = true
+                decoded.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[segmentStart..<position]))
+                try readEscape(into: &decoded)
                 segmentStart = position
             case 0..<0x20:
                 throw syntaxError("a control character inside a string; escape it")
@@ -141,9 +142,8 @@ struct JSONReader {
         case .bool: try expectLiteral(peek() == UInt8(ascii: "t") ? "true" : "false")
         case .null: try expectLiteral("null")
         case nil:
-            throw syntaxError(peek() == nil
-                ? "the file ends where a value was expected"
-                : "unexpected \(describe(peek()!)) where a value was expected")
+            throw syntaxError(peek().map { "unexpected \(describe($0)) where a value was expected" }
+                              ?? "the file ends where a value was expected")
         }
     }
 
@@ -237,7 +237,11 @@ struct JSONReader {
         } else if (0xDC00..<0xE000).contains(scalar) {
             throw syntaxError("a lone surrogate \\u escape", at: escapeStart)
         }
-        decoded.append(contentsOf: String(UnicodeScalar(scalar)!).utf8)
+        // Surrogates were combined or refused above, so every scalar is valid.
+        guard let unicodeScalar = UnicodeScalar(scalar) else {
+            throw syntaxError("an invalid \\u escape", at: escapeStart)
+        }
+        decoded.append(contentsOf: String(unicodeScalar).utf8)
     }
 
     private mutating func readHex4(_ escapeStart: Int) throws -> UInt32 {

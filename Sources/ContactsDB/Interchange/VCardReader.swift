@@ -147,24 +147,73 @@ struct VCardReader {
     }
 
     /// Unfolded content lines with their first line number (1-based).
+    ///
+    /// Each physical line is appended once to the logical line it continues,
+    /// so a card of any number of folds or soft line breaks is read in time
+    /// linear in its size.
     static func contentLines(_ text: String) -> [(Int, Property)] {
-        var logical: [(Int, String)] = []
+        var result: [(Int, Property)] = []
+        var current: LogicalLine?
         var lineNumber = 0
         for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
             lineNumber += 1
-            let line = String(rawLine)
-            if let first = line.first, first == " " || first == "\t", !logical.isEmpty {
-                logical[logical.count - 1].1 += line.dropFirst()  // RFC folding
-            } else if let last = logical.last?.1, last.hasSuffix("="), last.uppercased().contains("QUOTED-PRINTABLE") {
-                logical[logical.count - 1].1 = String(last.dropLast()) + line  // a 2.1 soft line break
-            } else if !line.isEmpty {
-                logical.append((lineNumber, line))
+            if let first = rawLine.first, first == " " || first == "\t", current != nil {
+                current?.append(rawLine.dropFirst())  // RFC folding
+            } else if current?.endsInSoftLineBreak == true {
+                current?.dropSoftLineBreak()  // a 2.1 quoted-printable soft line break
+                current?.append(rawLine)
+            } else if !rawLine.isEmpty {
+                if let line = current, let property = parse(line.text) { result.append((line.number, property)) }
+                current = LogicalLine(number: lineNumber, first: rawLine)
             }
         }
-        return logical.compactMap { number, line in parse(line).map { (number, $0) } }
+        if let line = current, let property = parse(line.text) { result.append((line.number, property)) }
+        return result
     }
 
-    /// `group.NAME;PARAM=a,b;PARAM="c":value`
+    /// A content line being unfolded. Whether its value is quoted-printable
+    /// is decided from its name and parameters, read as they arrive, so that
+    /// no fold rescans what came before.
+    private struct LogicalLine {
+        let number: Int
+        private(set) var text = ""
+        private var headEnded = false
+        private var inQuotes = false
+        /// The name and parameters so far, upper-cased, until the value starts.
+        private var head = ""
+        private var isQuotedPrintable = false
+
+        init(number: Int, first: Substring) {
+            self.number = number
+            append(first)
+        }
+
+        var endsInSoftLineBreak: Bool {
+            isQuotedPrintable && text.last == "="
+        }
+
+        mutating func dropSoftLineBreak() { text.removeLast() }
+
+        mutating func append(_ piece: Substring) {
+            text += piece
+            guard !headEnded else { return }
+            for character in piece {
+                if character == "\"" {
+                    inQuotes.toggle()
+                } else if character == ":" && !inQuotes {
+                    headEnded = true
+                    isQuotedPrintable = head.contains("QUOTED-PRINTABLE")
+                    head = ""
+                    return
+                }
+                head += character.uppercased()
+            }
+        }
+    }
+
+    /// `group.NAME;PARAM=a,b;PARAM="c":value`. An empty parameter (`TEL;:1`,
+    /// `TEL;;TYPE=home:1`) is dropped; one with an empty name (`TEL;=x:1`)
+    /// is kept as a bare value, as vCard 2.1 writes types.
     static func parse(_ line: String) -> Property? {
         var index = line.startIndex
         var head: [String] = []
@@ -185,9 +234,14 @@ struct VCardReader {
         }
         guard index < line.endIndex, let nameWithGroup = head.first else { return nil }
         let nameParts = nameWithGroup.split(separator: ".", maxSplits: 1).map(String.init)
-        let parameters = head.dropFirst().map { parameter -> (String, [String]) in
-            let parts = parameter.split(separator: "=", maxSplits: 1).map(String.init)
-            return (parts[0].uppercased(), parts.count > 1 ? [parts[1]] : [])
+        let parameters = head.dropFirst().compactMap { parameter -> (String, [String])? in
+            guard let equals = parameter.firstIndex(of: "=") else {
+                return parameter.isEmpty ? nil : (parameter.uppercased(), [])
+            }
+            let name = parameter[..<equals].uppercased()
+            let value = String(parameter[parameter.index(after: equals)...])
+            if name.isEmpty { return value.isEmpty ? nil : (value.uppercased(), []) }
+            return (name, [value])
         }
         return Property(
             group: nameParts.count > 1 ? nameParts[0].lowercased() : nil,
@@ -225,11 +279,12 @@ struct VCardReader {
     static func quotedPrintableBytes(_ text: String) -> [UInt8] {
         var bytes: [UInt8] = []
         let utf8 = Array(text.utf8)
+        bytes.reserveCapacity(utf8.count)
         var index = 0
         while index < utf8.count {
             if utf8[index] == UInt8(ascii: "="), index + 2 < utf8.count,
-               let byte = UInt8(String(decoding: utf8[(index + 1)...(index + 2)], as: UTF8.self), radix: 16) {
-                bytes.append(byte)
+               let high = hexValue(utf8[index + 1]), let low = hexValue(utf8[index + 2]) {
+                bytes.append(high << 4 | low)
                 index += 3
             } else {
                 bytes.append(utf8[index])
@@ -237,6 +292,15 @@ struct VCardReader {
             }
         }
         return bytes
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
     }
 
     static func string(_ bytes: [UInt8], charset: String) -> String {

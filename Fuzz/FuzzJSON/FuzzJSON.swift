@@ -1,0 +1,8 @@
+import ContactsDB
+
+@main
+enum FuzzJSON {
+    static func main() throws {
+        try Fuzzing.run { "\(Fuzzing.readJSON($0))" }
+    }
+}

@@ -1,0 +1,8 @@
+import ContactsDB
+
+@main
+enum FuzzMigrations {
+    static func main() throws {
+        try Fuzzing.run { "\(Fuzzing.checkMigrationRecords($0))" }
+    }
+}

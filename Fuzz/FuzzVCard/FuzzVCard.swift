@@ -1,0 +1,8 @@
+import ContactsDB
+
+@main
+enum FuzzVCard {
+    static func main() throws {
+        try Fuzzing.run { "\(Fuzzing.readVCard($0))" }
+    }
+}

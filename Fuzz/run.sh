@@ -1,0 +1,48 @@
+#!/bin/sh
+# Builds one fuzz target with libFuzzer and runs it for SECONDS, seeded from
+# the test fixtures and the regression corpus; crashers land in
+# Fuzz/crashes/TARGET/, the grown corpus in .build-fuzz/corpus/TARGET/.
+#   Fuzz/run.sh FuzzJSON|FuzzVCard|FuzzMigrations SECONDS
+set -eu
+target=${1:?usage: Fuzz/run.sh FuzzJSON|FuzzVCard|FuzzMigrations SECONDS}
+seconds=${2:?usage: Fuzz/run.sh TARGET SECONDS}
+cd "$(dirname "$0")/.."
+# CONTACTSDB_FUZZ makes Package.swift instrument the library and the fuzz
+# targets and link them with this archive (see there why not -Xswiftc).
+toolchain=$(dirname "$(readlink -f "$(command -v swiftc)")")/..
+CONTACTSDB_FUZZ=$(ls "$toolchain"/lib/clang/*/lib/linux/libclang_rt.fuzzer_no_main-"$(uname -m)".a | head -n 1)
+export CONTACTSDB_FUZZ
+swift build --scratch-path .build-fuzz --product "$target"
+binary=$(swift build --scratch-path .build-fuzz --show-bin-path)/$target
+
+corpus=.build-fuzz/corpus/$target
+crashes=Fuzz/crashes/$target
+mkdir -p "$corpus" "$crashes"
+regressions=Tests/ContactsDBTests/Fixtures/FuzzRegressions
+case $target in
+FuzzJSON)
+    seeds="$regressions/json"
+    find Tests Seeds -path '*Fixtures*' -name '*.json' -size -64k -exec cp {} "$corpus/" \; 2>/dev/null || true
+    find Seeds -name '*.json' -size -64k -exec cp {} "$corpus/" \; 2>/dev/null || true ;;
+FuzzVCard)
+    seeds="$regressions/vcard"
+    cp Fuzz/Seeds/vcard/* "$corpus/"
+    # The tests hold their cards in Swift string literals.
+    python3 - "$corpus" Tests/*/*.swift <<'PY'
+import re, sys, pathlib, textwrap
+for path in sys.argv[2:]:
+    text = pathlib.Path(path).read_text()
+    for number, card in enumerate(re.findall(r'"""\n(.*?)\n *"""', text, re.S)):
+        if "BEGIN:VCARD" in card:
+            card = textwrap.dedent(card).replace("\\r\n", "\r\n") + "\r\n"
+            pathlib.Path(sys.argv[1], pathlib.Path(path).stem + "-" + str(number) + ".vcf").write_text(card)
+PY
+    ;;
+FuzzMigrations)
+    seeds="$regressions/migrations"
+    cp Fuzz/Seeds/migrations/* "$corpus/" ;;
+*) echo "unknown target $target" >&2; exit 64 ;;
+esac
+mkdir -p "$seeds"
+exec nice -n 19 timeout $((seconds + 120)) "$binary" "$corpus" "$seeds" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+    -max_len=65536 -print_final_stats=1 -artifact_prefix="$crashes/"

@@ -1,0 +1,96 @@
+import Foundation
+import GRDB
+
+/// Entry points for the fuzz targets under `Fuzz/` and the replay of their
+/// regression corpus: each feeds arbitrary bytes to one reader or check
+/// the way an import or an open does, and returns whether the input was
+/// accepted. Any trap on the way is the bug a fuzzer looks for.
+package enum Fuzzing {
+    /// Reads `bytes` as a contacts JSON file and validates every contact.
+    /// Returns the error's sentence when the input is refused.
+    @discardableResult
+    package static func readJSON(_ bytes: Data) -> Result<Int, ContactsDBError> {
+        Result {
+            var count = 0
+            try ContactJSON.forEachContact(in: bytes, source: "fuzz.json", allowingSingleContact: true) { path, _, contact in
+                _ = try ContactValidator.validated(contact.draft, at: path)
+                count += 1
+            }
+            return count
+        }.mapError(asContactsDBError)
+    }
+
+    /// Reads `bytes` as a vCard file; the count of cards read, or the first
+    /// card's error.
+    @discardableResult
+    package static func readVCard(_ bytes: Data) -> Result<Int, ContactsDBError> {
+        var reader = VCardReader()
+        let cards = reader.cards(in: bytes, source: "fuzz.vcf")
+        return Result {
+            // Validated as the import pipeline validates every card.
+            try cards.reduce(0) { count, card in
+                _ = try ContactValidator.validated(try card.result.get(), at: card.path)
+                return count + 1
+            }
+        }.mapError(asContactsDBError)
+    }
+
+    /// Builds an in-memory database whose migration records are given by
+    /// the lines of `bytes`, and runs the check an open runs on it:
+    ///
+    ///     identifier checksum [appliedAt]   recorded by both tables
+    ///     identifier                        only in grdb_migrations
+    ///     !identifier checksum              only in schemaMigration
+    ///     #foreign                          a table of another tool
+    ///
+    /// `$name` stands for the bundled migration's checksum, so that the
+    /// seeds can reach the paths past the first mismatch; `NULL`, `x:bytes`
+    /// and whole numbers store a NULL, a blob and an integer, as a tampered
+    /// file may hold them.
+    @discardableResult
+    package static func checkMigrationRecords(_ bytes: Data) -> Result<Void, ContactsDBError> {
+        let migrations = SchemaMigration.bundled
+        let checksums = Dictionary(migrations.map { ($0.identifier, $0.checksum) }, uniquingKeysWith: { first, _ in first })
+        return Result {
+            let queue = try DatabaseQueue()
+            try queue.write { db in
+                var hasGRDBTable = false, hasRecordTable = false
+                for line in String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline) {
+                    let words = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+                    guard var identifier = words.first else { continue }
+                    if identifier == "#foreign" {
+                        try db.execute(sql: MigrationRecordSQL.createForeignTable)
+                        continue
+                    }
+                    let recordOnly = identifier.hasPrefix("!")
+                    if recordOnly { identifier.removeFirst() }
+                    if !recordOnly {
+                        if !hasGRDBTable { try db.execute(sql: MigrationRecordSQL.createGRDBMigrations) }
+                        hasGRDBTable = true
+                        try db.execute(sql: MigrationRecordSQL.insertGRDBMigration, arguments: [value(identifier)])
+                    }
+                    guard words.count > 1 else { continue }
+                    let checksum = words[1].hasPrefix("$") ? checksums[String(words[1].dropFirst())] ?? words[1] : words[1]
+                    if !hasRecordTable { try db.execute(sql: MigrationRecordSQL.createSchemaMigration) }
+                    hasRecordTable = true
+                    try db.execute(sql: MigrationRecordSQL.insertSchemaMigration,
+                                   arguments: [value(identifier), value(checksum), value(words.count > 2 ? words[2] : "")])
+                }
+            }
+            try queue.read { db in
+                _ = try Migrator(migrations: migrations).status(db, path: "fuzz.sqlite")
+            }
+        }.mapError(asContactsDBError)
+    }
+
+    private static func value(_ word: String) -> DatabaseValue {
+        if word == "NULL" { return .null }
+        if word.hasPrefix("x:") { return Data(word.utf8.dropFirst(2)).databaseValue }
+        if let number = Int64(word) { return number.databaseValue }
+        return word.databaseValue
+    }
+
+    private static func asContactsDBError(_ error: any Error) -> ContactsDBError {
+        error as? ContactsDBError ?? .databaseFailure(reason: "\(error)")
+    }
+}

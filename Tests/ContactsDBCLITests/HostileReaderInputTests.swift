@@ -1,0 +1,60 @@
+import ContactsDBTestSupport
+import Foundation
+import Testing
+
+/// Inputs that used to crash `import` (SIGILL on an empty vCard parameter)
+/// or could overflow the stack (deep JSON): each now imports or is refused
+/// with exit 65 and one sentence.
+@Suite struct HostileReaderInputTests {
+    let directory = TemporaryDirectory()
+    let cli = CLIRunner()
+
+    struct Case: Sendable, CustomTestStringConvertible {
+        var line: String
+        /// The contacts' emails and phones after the import, or nil when refused.
+        var imported: String?
+        var testDescription: String { line }
+    }
+
+    static let cases = [
+        Case(line: "TEL;:1", imported: nil),
+        Case(line: "TEL;;:1", imported: nil),
+        Case(line: "TEL;=:1", imported: nil),
+        Case(line: "EMAIL;;TYPE=home:a@b.c", imported: "home a@b.c"),
+        Case(line: "TEL;:+1 415 555 0100", imported: "other +1 415 555 0100"),
+        Case(line: "TEL;;;=;TYPE=cell;:+1 415 555 0100", imported: "mobile +1 415 555 0100"),
+    ]
+
+    @Test(arguments: cases)
+    func anEmptyParameterNeverCrashesTheImport(_ testCase: Case) throws {
+        let db = directory.path("cards.sqlite")
+        #expect(try cli.run(db: db, ["init", "--no-seed"]).exitCode == 0)
+        let file = directory.write("card.vcf", "BEGIN:VCARD\r\nVERSION:3.0\r\nN:Doe;Jane;;;\r\n\(testCase.line)\r\nEND:VCARD\r\n")
+        let result = try cli.run(db: db, ["import", file])
+        guard let imported = testCase.imported else {
+            // A phone of one digit is refused by validation, naming the card.
+            #expect(result.exitCode == 65, "\(result.exitCode): \(result.stderr)")
+            #expect(result.stderr.hasPrefix("Error: card.vcf card 1 (line 1).phones[0].value: "), "\(result.stderr)")
+            #expect(result.stderr.split(separator: "\n").count == 1 && result.stderr.hasSuffix(".\n"), "\(result.stderr)")
+            #expect(try cli.count(db) == 0)
+            return
+        }
+        #expect(result.exitCode == 0, "\(result.exitCode): \(result.stderr)")
+        let exported = try cli.run(db: db, ["export"]).stdout
+        let contacts = try JSONSerialization.jsonObject(with: Data(exported.utf8)) as? [[String: Any]] ?? []
+        let entries = contacts.flatMap { contact in
+            ((contact["emails"] as? [[String: Any]]) ?? []) + ((contact["phones"] as? [[String: Any]]) ?? [])
+        }.map { "\($0["type"] ?? "") \($0["value"] ?? "")" }
+        #expect(entries == [imported])
+    }
+
+    @Test(arguments: [String(repeating: "[", count: 200_000), "[{\"displayName\":" + String(repeating: "{\"a\":", count: 200_000)])
+    func deeplyNestedJSONIsRefusedWithASentence(_ text: String) throws {
+        let db = directory.path("deep.sqlite")
+        #expect(try cli.run(db: db, ["init", "--no-seed"]).exitCode == 0)
+        let result = try cli.run(db: db, ["import", directory.write("deep.json", text)])
+        #expect(result.exitCode == 65, "\(result.exitCode): \(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1 && result.stderr.hasSuffix(".\n"), "\(result.stderr)")
+        #expect(try cli.count(db) == 0)
+    }
+}
