@@ -54,7 +54,11 @@ enum Collation {
     static func fold(_ text: String) -> String {
         var folded = ""
         folded.reserveCapacity(text.utf8.count)
-        for scalar in text.precomposedStringWithCanonicalMapping.unicodeScalars {
+        // Composed first where it matters: й written as и + breve is a letter
+        // of its own, and conjoining jamo spell a syllable. Most text holds
+        // no combining scalar and skips the normalization.
+        let composed = text.unicodeScalars.contains(where: Self.mayCompose) ? text.precomposedStringWithCanonicalMapping : text
+        for scalar in composed.unicodeScalars {
             switch scalar.value {
             case 0..<0x80:
                 let byte = UInt8(scalar.value)
@@ -66,6 +70,18 @@ enum Collation {
             }
         }
         return folded
+    }
+
+    /// Combining marks and conjoining jamo: the scalars canonical
+    /// composition may merge into the scalar before them.
+    private static func mayCompose(_ scalar: UnicodeScalar) -> Bool {
+        switch scalar.value {
+        case 0x300...0x36F, 0x483...0x489, 0x591...0x5C7, 0x610...0x61A, 0x64B...0x65F, 0x900...0xDFF,
+             0x1100...0x11FF, 0x1AB0...0x1AFF, 0x1DC0...0x1DFF, 0x20D0...0x20FF, 0x3099...0x309A, 0xFE20...0xFE2F:
+            return true
+        default:
+            return false
+        }
     }
 
     /// The section a sort name files under: the label ICU's AlphabeticIndex

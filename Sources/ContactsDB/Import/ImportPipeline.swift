@@ -3,7 +3,8 @@ import GRDB
 
 /// The one way contacts come in, whatever their format: readers yield
 /// drafts one at a time on a second thread, which validates and derives
-/// them, while the calling thread writes them, so that parsing and SQLite
+/// them a batch at a time (on two threads), while the calling thread
+/// writes them, so that parsing and SQLite
 /// share the import's time instead of adding up. Large imports defer the
 /// secondary indexes (``DeferredIndexes``) the same way for every format.
 ///
@@ -82,25 +83,38 @@ struct ImportPipeline {
         var reader = VCardReader()
     }
 
+    /// A record as a reader yields it, before it is validated and derived.
+    private typealias Record = (path: String, bytesRead: Int, result: Result<ContactDraft, ContactsDBError>)
+
     private static func read(
         _ inputs: [ImportInput], skippingInvalid: Bool, regions: PhoneRegions, into buffer: Buffer,
         counting vCards: VCardCounts
     ) {
-        var batch: [Prepared] = []
-        batch.reserveCapacity(batchSize)
+        var records: [Record] = []
+        records.reserveCapacity(batchSize)
         var offset = 0
+        // Hands the records read so far over as one batch, validated and
+        // derived; the first that fails, in input order, stops the reading
+        // after the ones before it.
+        func flush() throws {
+            var batch: [Prepared] = []
+            batch.reserveCapacity(records.count)
+            let prepared = prepare(records, skippingInvalid: skippingInvalid, regions: regions)
+            records.removeAll(keepingCapacity: true)
+            for result in prepared {
+                switch result {
+                case .success(let record): batch.append(record)
+                case .failure(let error):
+                    if !batch.isEmpty { _ = buffer.put(batch) }
+                    throw error
+                }
+            }
+            guard batch.isEmpty || buffer.put(batch) else { throw CancellationError() }
+        }
         func add(_ path: String, _ bytesRead: Int, _ result: Result<ContactDraft, ContactsDBError>) throws {
             if buffer.isWriterGone { throw CancellationError() }
-            do {
-                let draft = try ContactValidator.validated(try result.get(), at: path)
-                batch.append(.contact(path: path, bytesRead: bytesRead, draft: draft, derived: DerivedFields(draft, regions: regions)))
-            } catch let error as ContactsDBError where skippingInvalid {
-                batch.append(.skipped(error.localizedDescription, bytesRead: bytesRead))
-            }
-            if batch.count == batchSize {
-                guard buffer.put(batch) else { throw CancellationError() }
-                batch.removeAll(keepingCapacity: true)
-            }
+            records.append((path, bytesRead, result))
+            if records.count == batchSize { try flush() }
         }
         do {
             for input in inputs {
@@ -119,12 +133,44 @@ struct ImportPipeline {
                     offset += input.bytes.count
                 }
             }
-            if !batch.isEmpty { _ = buffer.put(batch) }
+            try flush()
             buffer.finish(throwing: nil)
         } catch {
-            if !batch.isEmpty { _ = buffer.put(batch) }
-            buffer.finish(throwing: error)
+            // Records read before a reading error come before it.
+            do {
+                if !(error is CancellationError) { try flush() }
+                buffer.finish(throwing: error)
+            } catch {
+                buffer.finish(throwing: error)
+            }
         }
+    }
+
+    /// Validates and derives `records` on two threads (ICU, the fold and
+    /// libphonenumber are safe to share), in their order.
+    private static func prepare(
+        _ records: [Record], skippingInvalid: Bool, regions: PhoneRegions
+    ) -> [Result<Prepared, ContactsDBError>] {
+        @Sendable func prepare(_ record: Record) -> Result<Prepared, ContactsDBError> {
+            do {
+                let draft = try ContactValidator.validated(try record.result.get(), at: record.path)
+                return .success(.contact(
+                    path: record.path, bytesRead: record.bytesRead, draft: draft,
+                    derived: DerivedFields(draft, regions: regions)))
+            } catch let error as ContactsDBError {
+                return skippingInvalid ? .success(.skipped(error.localizedDescription, bytesRead: record.bytesRead)) : .failure(error)
+            } catch {
+                return .failure(.invalidContact(field: record.path, reason: "\(error)"))
+            }
+        }
+        var results = [Result<Prepared, ContactsDBError>](repeating: .failure(.databaseFailure(reason: "")), count: records.count)
+        results.withUnsafeMutableBufferPointer { buffer in
+            nonisolated(unsafe) let results = buffer
+            DispatchQueue.concurrentPerform(iterations: 2) { part in
+                for index in stride(from: part, to: records.count, by: 2) { results[index] = prepare(records[index]) }
+            }
+        }
+        return results
     }
 
     /// The hand-over between the reading and the writing thread.
