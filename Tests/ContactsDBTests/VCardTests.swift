@@ -134,4 +134,15 @@ import Testing
         #expect(isVCard("\u{FEFF}\r\n  begin:vcard\r\nVERSION:4.0"))
         #expect(!isVCard("[{\"firstName\": \"A\"}]"))
     }
+
+    /// Cards come one at a time whatever ends their lines: LF, CR LF, or CR
+    /// alone as old Mac exports wrote.
+    @Test(arguments: ["\n", "\r\n", "\r"])
+    func cardsAreFoundWhateverEndsTheirLines(_ end: String) throws {
+        let cards = ["BEGIN:VCARD", "VERSION:3.0", "N:One;Ann;;;", "END:VCARD",
+                     "BEGIN:VCARD", "VERSION:3.0", "N:Two;Bo;;;", "TEL:+7 912 345-67-89", "END:VCARD"]
+        let (store, report) = try importing(cards.joined(separator: end) + end)
+        #expect(report.imported == 2)
+        #expect(try store.contacts(matching: ContactQuery()).map(\.displayName).sorted() == ["Ann One", "Bo Two"])
+    }
 }

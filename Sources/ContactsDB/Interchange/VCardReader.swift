@@ -38,8 +38,10 @@ struct VCardReader {
         var lineNumber = 0, depth = 0
         var card = (start: 0, line: 0)
         while lineStart < bytes.count {
-            let lineEnd = bytes[lineStart...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
-            let next = min(lineEnd + 1, bytes.count)
+            // Lines end in LF, CR LF, or (old Mac exports) CR alone.
+            let lineEnd = bytes[lineStart...].firstIndex { $0 == 0x0A || $0 == 0x0D } ?? bytes.count
+            let isCRLF = lineEnd + 1 < bytes.count && bytes[lineEnd] == 0x0D && bytes[lineEnd + 1] == 0x0A
+            let next = min(lineEnd + (isCRLF ? 2 : 1), bytes.count)
             lineNumber += 1
             switch Self.marker(bytes[lineStart..<lineEnd]) {
             case .begin?:
