@@ -145,4 +145,20 @@ import Testing
         #expect(report.imported == 2)
         #expect(try store.contacts(matching: ContactQuery()).map(\.displayName).sorted() == ["Ann One", "Bo Two"])
     }
+
+    /// A card that lost its END costs only itself; a folded line that reads
+    /// END:VCARD continues its property; an AGENT's card stays nested.
+    @Test func cardBoundariesSurviveAMissingEndFoldingAndAgents() throws {
+        let lost = ["BEGIN:VCARD", "FN:A", "BEGIN:VCARD", "N:B;Bo;;;", "END:VCARD", "BEGIN:VCARD", "N:C;Cy;;;", "END:VCARD"]
+        let (store, report) = try importing(lost.joined(separator: "\r\n") + "\r\n", skippingInvalid: true)
+        #expect(report.imported == 2 && report.skipped.count == 1, "\(report.skipped)")
+        #expect(report.skipped.first?.contains("card 1 (line 1)") == true)
+        #expect(try store.contacts(matching: ContactQuery()).map(\.displayName).sorted() == ["Bo B", "Cy C"])
+
+        let folded = ["BEGIN:VCARD", "N:D;Di;;;", "NOTE:abc", " END:VCARD", "END:VCARD",
+                      "BEGIN:VCARD", "N:E;Ed;;;", "AGENT:", "BEGIN:VCARD", "N:Inner;In;;;", "END:VCARD", "END:VCARD"]
+        let (other, read) = try importing(folded.joined(separator: "\r\n") + "\r\n")
+        #expect(read.imported == 2)
+        #expect(try other.contacts(matching: ContactQuery()).map(\.displayName).sorted() == ["Di D", "Ed E"])
+    }
 }

@@ -37,14 +37,26 @@ struct VCardReader {
         var lineStart = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         var lineNumber = 0, depth = 0
         var card = (start: 0, line: 0)
+        // Whether the last line opened an AGENT property, inside which a
+        // BEGIN starts a nested card; any other BEGIN inside a card means
+        // that card lost its END, and a new one starts there.
+        var isAfterAgent = false
         while lineStart < bytes.count {
             // Lines end in LF, CR LF, or (old Mac exports) CR alone.
             let lineEnd = bytes[lineStart...].firstIndex { $0 == 0x0A || $0 == 0x0D } ?? bytes.count
             let isCRLF = lineEnd + 1 < bytes.count && bytes[lineEnd] == 0x0D && bytes[lineEnd + 1] == 0x0A
             let next = min(lineEnd + (isCRLF ? 2 : 1), bytes.count)
             lineNumber += 1
-            switch Self.marker(bytes[lineStart..<lineEnd]) {
+            let line = bytes[lineStart..<lineEnd]
+            // Inside a card, a line that starts with white space continues
+            // the one before (RFC folding), whatever it says.
+            let isContinuation = depth > 0 && (line.first == 0x20 || line.first == 0x09)
+            switch isContinuation ? nil : Self.marker(line) {
             case .begin?:
+                if depth > 0 && !isAfterAgent {
+                    try body(unterminated(source, line: card.line), lineStart)
+                    depth = 0
+                }
                 if depth == 0 { card = (lineStart, lineNumber) }
                 depth += 1
             case .end? where depth > 0:
@@ -56,13 +68,26 @@ struct VCardReader {
             default:
                 break
             }
+            if !isContinuation { isAfterAgent = Self.opensAgent(line) }
             lineStart = next
         }
         if depth > 0 {
-            cardCount += 1
-            try body(Card(path: Self.path(source, cardCount, card.line), result: .failure(.invalidContact(
-                field: Self.path(source, cardCount, card.line), reason: "the card has no END:VCARD."))), bytes.count)
+            try body(unterminated(source, line: card.line), bytes.count)
         }
+    }
+
+    /// The failure of a card whose END:VCARD never came.
+    private mutating func unterminated(_ source: String, line: Int) -> Card {
+        cardCount += 1
+        let path = Self.path(source, cardCount, line)
+        return Card(path: path, result: .failure(.invalidContact(field: path, reason: "the card has no END:VCARD.")))
+    }
+
+    /// Whether a line is an AGENT property (`AGENT:`, `item1.AGENT;…`).
+    private static func opensAgent(_ line: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+        let head = String(decoding: line.prefix(64), as: UTF8.self).uppercased()
+        let name = head.split(whereSeparator: { $0 == ":" || $0 == ";" }).first.map { $0.split(separator: ".").last ?? $0 }
+        return name == "AGENT"
     }
 
     /// The cards of one file, read whole.
