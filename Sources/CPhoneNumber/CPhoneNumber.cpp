@@ -22,7 +22,7 @@ void copy(const std::string &text, char *buffer, size_t capacity) {
 
 }  // namespace
 
-extern "C" int32_t cpn_parse(const char *text, const char *region, cpn_number *number) {
+extern "C" int32_t cpn_parse(const char *text, const char *region, int32_t classify, cpn_number *number) {
     const PhoneNumberUtil &util = *PhoneNumberUtil::GetInstance();
     PhoneNumber parsed;
     std::memset(number, 0, sizeof *number);
@@ -37,8 +37,10 @@ extern "C" int32_t cpn_parse(const char *text, const char *region, cpn_number *n
     std::string code;
     util.GetRegionCodeForNumber(parsed, &code);
     copy(code == "ZZ" ? std::string() : code, number->region, sizeof number->region);
-    number->type = util.GetNumberType(parsed);
-    number->isValid = util.IsValidNumber(parsed) ? 1 : 0;
+    if (classify) {
+        number->type = util.GetNumberType(parsed);
+        number->isValid = util.IsValidNumber(parsed) ? 1 : 0;
+    }
     return 1;
 }
 

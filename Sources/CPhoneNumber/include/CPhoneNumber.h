@@ -26,8 +26,9 @@ typedef struct {
 
 /// Parses `text` as written in `region` (a region code such as "RU"; "ZZ"
 /// for a number written with "+"). Returns 1 and fills `number` when it
-/// parses, else 0.
-int32_t cpn_parse(const char *text, const char *region, cpn_number *number);
+/// parses, else 0. Without `classify`, `type` and `isValid` are left 0:
+/// they cost most of the time, and display needs neither.
+int32_t cpn_parse(const char *text, const char *region, int32_t classify, cpn_number *number);
 
 /// The lean path of storing and searching numbers: parses `text` as
 /// written in `region` and writes only its E.164 form into `e164`. Returns

@@ -76,11 +76,14 @@ struct PhoneNumber: Sendable {
     /// a default region in their national form, others in the
     /// international form; a number with no E.164 form as it was written.
     static func display(value: String, e164: String?, regions: PhoneRegions) -> String {
-        guard let e164, let number = parsed(e164, regions: regions) else { return value }
+        guard let e164 else { return value }
+        // The mask needs no parse: tables show a page of numbers at a time.
         if e164.hasPrefix("+7"), e164.utf8.count == 12 {
             let national = Array(e164.dropFirst(2))
             return "+7 (\(String(national[0..<3]))) \(String(national[3..<6]))-\(String(national[6..<8]))-\(String(national[8..<10]))"
         }
+        var number = cpn_number()
+        guard cpn_parse(e164, "ZZ", 0, &number) == 1 else { return value }
         let region = text(number.region)
         return regions.codes.contains(region) ? text(number.national) : text(number.international)
     }
@@ -99,9 +102,9 @@ struct PhoneNumber: Sendable {
 
     private static func parsed(_ value: String, regions: PhoneRegions) -> cpn_number? {
         var number = cpn_number()
-        guard !value.hasPrefix("+") else { return cpn_parse(value, "ZZ", &number) == 1 ? number : nil }
+        guard !value.hasPrefix("+") else { return cpn_parse(value, "ZZ", 1, &number) == 1 ? number : nil }
         var first: cpn_number?
-        for region in regions.codes where cpn_parse(value, region, &number) == 1 {
+        for region in regions.codes where cpn_parse(value, region, 1, &number) == 1 {
             if number.isValid == 1 { return number }
             if first == nil { first = number }
         }
