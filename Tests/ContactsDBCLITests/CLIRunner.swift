@@ -71,6 +71,13 @@ struct CLIRunner {
         return db
     }
 
+    /// A new database named `name` in `directory` that declined the seed.
+    func makeEmptyDatabase(_ name: String, in directory: TemporaryDirectory) throws -> String {
+        let db = directory.path(name)
+        #expect(try run(db: db, ["init", "--no-seed"]).exitCode == 0)
+        return db
+    }
+
     /// `query --count`, which must succeed.
     func count(_ db: String) throws -> Int {
         let result = try run(db: db, ["query", "--count"])

@@ -27,8 +27,7 @@ import Testing
 
     @Test(arguments: cases)
     func anEmptyParameterNeverCrashesTheImport(_ testCase: Case) throws {
-        let db = directory.path("cards.sqlite")
-        #expect(try cli.run(db: db, ["init", "--no-seed"]).exitCode == 0)
+        let db = try cli.makeEmptyDatabase("cards.sqlite", in: directory)
         let file = directory.write("card.vcf", "BEGIN:VCARD\r\nVERSION:3.0\r\nN:Doe;Jane;;;\r\n\(testCase.line)\r\nEND:VCARD\r\n")
         let result = try cli.run(db: db, ["import", file])
         guard let imported = testCase.imported else {
@@ -50,8 +49,7 @@ import Testing
 
     @Test(arguments: [String(repeating: "[", count: 200_000), "[{\"displayName\":" + String(repeating: "{\"a\":", count: 200_000)])
     func deeplyNestedJSONIsRefusedWithASentence(_ text: String) throws {
-        let db = directory.path("deep.sqlite")
-        #expect(try cli.run(db: db, ["init", "--no-seed"]).exitCode == 0)
+        let db = try cli.makeEmptyDatabase("deep.sqlite", in: directory)
         let result = try cli.run(db: db, ["import", directory.write("deep.json", text)])
         #expect(result.exitCode == 65, "\(result.exitCode): \(result.stderr)")
         #expect(result.stderr.split(separator: "\n").count == 1 && result.stderr.hasSuffix(".\n"), "\(result.stderr)")

@@ -27,8 +27,7 @@ import Testing
     }
 
     @Test func theFormatIsReadFromTheContentNotTheName() throws {
-        let db = directory.path("content.sqlite")
-        #expect(try cli.run(db: db, ["init", "--no-seed"]).exitCode == 0)
+        let db = try cli.makeEmptyDatabase("content.sqlite", in: directory)
         let card = directory.write("contacts.txt", "BEGIN:VCARD\r\nVERSION:3.0\r\nN:Doe;Jane;;;\r\nBDAY:1990-01-01\r\nEND:VCARD\r\n")
         let result = try cli.run(db: db, ["import", card])
         #expect(result.exitCode == 0)
@@ -44,8 +43,7 @@ import Testing
     /// A file cut short is broken, not a record: the error says where the
     /// file ends, and nothing is imported.
     @Test func aTruncatedFileIsReportedAsEndingEarly() throws {
-        let db = directory.path("truncated.sqlite")
-        #expect(try cli.run(db: db, ["init", "--no-seed"]).exitCode == 0)
+        let db = try cli.makeEmptyDatabase("truncated.sqlite", in: directory)
         let file = directory.write("cut.json", "[{\"firstName\": \"Whole\"},\n {\"firstName\": \"Broken\", \"lastName\": ")
         let result = try cli.run(db: db, ["import", file])
         #expect(result.exitCode == 65)

@@ -25,8 +25,7 @@ import Testing
     }
 
     @Test func changingTheRegionsRenormalizesEveryNumber() throws {
-        let db = directory.path("regions.sqlite")
-        #expect(try cli.run(db: db, ["init", "--no-seed"]).exitCode == 0)
+        let db = try cli.makeEmptyDatabase("regions.sqlite", in: directory)
         let id = try cli.run(db: db, ["add", "--first-name", "Pat", "--phone", "(650) 253-0000"]).stdout
             .trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(try cli.run(db: db, ["settings", "regions"]).stdout == "RU,KR\n")
@@ -48,8 +47,7 @@ import Testing
     }
 
     @Test func theNameFilterFindsLettersICUHoldsEqual() throws {
-        let db = directory.path("names.sqlite")
-        #expect(try cli.run(db: db, ["init", "--no-seed"]).exitCode == 0)
+        let db = try cli.makeEmptyDatabase("names.sqlite", in: directory)
         for name in ["Łukasz", "Ødegaard", "Æsop", "Strauß", "Йодов", "Иванов"] {
             #expect(try cli.run(db: db, ["add", "--last-name", name]).exitCode == 0)
         }

@@ -140,8 +140,7 @@ import Testing
 
     /// A reader never sees part of an import: before it, or all of it.
     @Test func readersSeeAnImportWholeOrNotAtAll() throws {
-        let db = directory.path("atomic.sqlite")
-        #expect(try cli.run(db: db, ["init", "--no-seed"]).exitCode == 0)
+        let db = try cli.makeEmptyDatabase("atomic.sqlite", in: directory)
         let file = directory.write("many.json", try ContactsFixture.json(count: 1500))
         let importer = DispatchGroup()
         importer.enter()
@@ -177,8 +176,7 @@ import Testing
     /// `import` killed with SIGKILL at random moments: the next open finds
     /// the database intact and the import there whole or not at all.
     @Test func aKilledImportLeavesAllOrNothing() throws {
-        let db = directory.path("killed.sqlite")
-        #expect(try cli.run(db: db, ["init", "--no-seed"]).exitCode == 0)
+        let db = try cli.makeEmptyDatabase("killed.sqlite", in: directory)
         // Without ids, so that every completed trial adds its contacts again.
         let json = try ContactsFixture.json(count: 3000)
             .replacingOccurrences(of: #""id": "c[0-9]+", "#, with: "", options: .regularExpression)
