@@ -64,9 +64,9 @@ struct PhoneNumber: Sendable {
     static func describe(_ text: String, regions: PhoneRegions) -> PhoneNumberDescription? {
         parsed(Text.tidy(text), regions: regions).map { number in
             PhoneNumberDescription(
-                e164: Self.text(number.e164), national: Self.text(number.national),
-                international: Self.text(number.international),
-                region: number.region.0 == 0 ? nil : Self.text(number.region),
+                e164: Self.text(ofCField: number.e164), national: Self.text(ofCField: number.national),
+                international: Self.text(ofCField: number.international),
+                region: number.region.0 == 0 ? nil : Self.text(ofCField: number.region),
                 type: String(cString: cpn_type_name(number.type)), valid: number.isValid == 1)
         }
     }
@@ -84,8 +84,8 @@ struct PhoneNumber: Sendable {
         }
         var number = cpn_number()
         guard cpn_parse(e164, "ZZ", 0, &number) == 1 else { return value }
-        let region = text(number.region)
-        return regions.codes.contains(region) ? text(number.national) : text(number.international)
+        let region = text(ofCField: number.region)
+        return regions.codes.contains(region) ? text(ofCField: number.national) : text(ofCField: number.international)
     }
 
     // MARK: - Non public
@@ -111,7 +111,10 @@ struct PhoneNumber: Sendable {
         return first
     }
 
-    private static func text<T>(_ field: T) -> String {
+    /// The text of one of `cpn_number`'s fixed-size `char` arrays, which
+    /// Swift imports as tuples: read from the tuple's own bytes, so this is
+    /// for those fields only (an Array's bytes are its header).
+    private static func text<T>(ofCField field: T) -> String {
         withUnsafeBytes(of: field) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
     }
 }
