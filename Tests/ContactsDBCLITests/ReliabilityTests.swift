@@ -263,6 +263,7 @@ import Testing
             ("0003_name_words_in_order", { db in try db.columns(in: "contact").contains { $0.name == "nameWords" } }),
             ("0004_phone_windows", { db in try db.tableExists("phoneWindow") }),
             ("0005_derived_table_sources", { db in try db.viewExists("phoneDigitsOf") }),
+            ("0006_whole_card", { db in try db.tableExists("extraProperty") }),
         ]
         var random = SplitMix64(seed: 13)
         var stops = Array(repeating: 0, count: upgrades.count + 1), killedAfterBackup = 0

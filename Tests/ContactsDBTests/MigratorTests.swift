@@ -7,9 +7,9 @@ import Testing
 @Suite struct MigratorTests {
     let directory = TemporaryDirectory()
 
-    static let version2 = SchemaMigration(identifier: "0006_nickname", sql: """
-        ALTER TABLE contact ADD COLUMN nickname TEXT;
-        CREATE INDEX contact_on_nickname ON contact(nickname);
+    static let version2 = SchemaMigration(identifier: "0007_petName", sql: """
+        ALTER TABLE contact ADD COLUMN petName TEXT;
+        CREATE INDEX contact_on_petName ON contact(petName);
         """)
 
     @Test func bundledMigrationsAreTheFilesOfSchemaFolder() throws {
@@ -45,11 +45,11 @@ import Testing
         let countsBefore = try old.tableCounts()
 
         let upgraded = try ContactStore.open(at: path, options: .migrations(SchemaMigration.bundled + [Self.version2]))
-        #expect(upgraded.openReport.appliedMigrations == ["0006_nickname"])
+        #expect(upgraded.openReport.appliedMigrations == ["0007_petName"])
         #expect(try upgraded.contacts(matching: ContactQuery()) == before)
         #expect(try upgraded.tableCounts() == countsBefore)
         let columns = try upgraded.read { db in try db.columns(in: "contact").map(\.name) }
-        #expect(columns.contains("nickname"))
+        #expect(columns.contains("petName"))
     }
 
     @Test func aBackupIsTakenBeforeMigratingADatabaseThatHoldsContacts() throws {
@@ -69,11 +69,11 @@ import Testing
         let unrelated = directory.write("kept.sqlite.before-notes.txt", "mine")
         let upgraded = try ContactStore.open(at: path, options: .migrations(SchemaMigration.bundled + [Self.version2]))
         let backup = try #require(upgraded.openReport.backupBeforeMigration)
-        #expect(backup.hasPrefix(path + ".before-0006_nickname-"))
+        #expect(backup.hasPrefix(path + ".before-0007_petName-"))
 
         let restored = try ContactStore.open(at: backup, options: .migrations(SchemaMigration.bundled))
         #expect(try restored.contacts(matching: ContactQuery()).map(\.displayName) == ["Keep Me"])
-        #expect(try restored.read { db in try db.columns(in: "contact").map(\.name) }.contains("nickname") == false)
+        #expect(try restored.read { db in try db.columns(in: "contact").map(\.name) }.contains("petName") == false)
         let kept = try FileManager.default.contentsOfDirectory(atPath: directory.url.path).filter { $0.contains(".before-") && $0.hasSuffix(".sqlite") }
         #expect(kept.count == 3 && kept.contains((backup as NSString).lastPathComponent), "\(kept)")
         #expect(kept.contains("kept.sqlite.before-0002_x-20200103T000000000.sqlite"), "\(kept)")
@@ -110,16 +110,16 @@ import Testing
     @Test func tamperedRecordsAreRefusedWithTheirOwnError() throws {
         let cases: [(sql: String, error: ContactsDBError)] = [
             ("""
-             DELETE FROM schemaMigration WHERE identifier = '0005_derived_table_sources';
-             DELETE FROM grdb_migrations WHERE identifier = '0005_derived_table_sources';
+             DELETE FROM schemaMigration WHERE identifier = '0006_whole_card';
+             DELETE FROM grdb_migrations WHERE identifier = '0006_whole_card';
              """, .migrationRecordsDamaged(
-                path: "", reason: "the file's header counts 5 applied migrations, but 4 are recorded")),
+                path: "", reason: "the file's header counts 6 applied migrations, but 5 are recorded")),
             ("UPDATE schemaMigration SET checksum = 'x' WHERE identifier = '0001_initial'",
              .migrationEdited(path: "", migration: "0001_initial")),
             ("INSERT INTO schemaMigration VALUES ('0100_later', 'x', 'y')",
              .databaseTooNew(path: "", unknownMigrations: ["0100_later"])),
-            ("INSERT INTO schemaMigration VALUES ('0002_nickname', 'x', 'y')", .migrationRecordsDamaged(
-                path: "", reason: "it records a migration \"0002_nickname\" that is not one of contactsdb's")),
+            ("INSERT INTO schemaMigration VALUES ('0002_petName', 'x', 'y')", .migrationRecordsDamaged(
+                path: "", reason: "it records a migration \"0002_petName\" that is not one of contactsdb's")),
         ]
         for (index, (sql, expected)) in cases.enumerated() {
             let path = directory.path("tampered\(index).sqlite")
@@ -164,7 +164,7 @@ import Testing
         let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
 
         let error = captureError { _ = try ContactStore.open(at: path, options: .migrations(SchemaMigration.bundled)) }
-        #expect(error == .databaseTooNew(path: path, unknownMigrations: ["0006_nickname"]))
+        #expect(error == .databaseTooNew(path: path, unknownMigrations: ["0007_petName"]))
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
     }
 
@@ -172,12 +172,12 @@ import Testing
         let path = directory.path("edited.sqlite")
         _ = try ContactStore.open(at: path, options: .migrations(SchemaMigration.bundled + [Self.version2]))
         let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
-        let edited = SchemaMigration(identifier: "0006_nickname", sql: Self.version2.sql + "\n-- tweaked\n")
+        let edited = SchemaMigration(identifier: "0007_petName", sql: Self.version2.sql + "\n-- tweaked\n")
 
         let error = captureError {
             _ = try ContactStore.open(at: path, options: .migrations(SchemaMigration.bundled + [edited]))
         }
-        #expect(error == .migrationEdited(path: path, migration: "0006_nickname"))
+        #expect(error == .migrationEdited(path: path, migration: "0007_petName"))
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
     }
 

@@ -28,8 +28,8 @@ import Testing
 
     /// A bad record anywhere: nothing imported, the error names record and field.
     static let badFiles: [(String, String)] = [
-        (#"[{"firstName": "A"}, {"firstName": "B", "phones": [{"value": "12"}]}]"#, "contacts[1].phones[0].value"),
-        (#"[{"firstName": "A"}, {"firstName": "B", "nickname": "x"}]"#, "contacts[1].nickname"),
+        (#"[{"firstName": "A"}, {"firstName": "B", "phones": [{"value": ""}]}]"#, "contacts[1].phones[0].value"),
+        (#"[{"firstName": "A"}, {"firstName": "B", "nickName": "x"}]"#, "contacts[1].nickName"),
         (#"[{"firstName": "A", "phones": [{"value": "+7 912 345 67 89", "kind": "x"}]}]"#, "contacts[0].phones[0].kind"),
         (#"[{"firstName": "A", "age": "34"}]"#, "contacts[0].age"),
         (#"[{"firstName": "A", "age": 34.5}]"#, "contacts[0].age"),

@@ -21,32 +21,48 @@ struct DerivedFields: Sendable {
     /// Per email, its folded value; per address, its folded city and country.
     var emailsFolded: [String]
     var addressesFolded: [(city: String, country: String)]
+    /// The card's formatted name where it differs from `displayName`.
+    var formattedName: String?
 
     /// The version of the rules below: stored with the keys, which are
     /// recomputed on open when it differs.
     static let version = Collation.version + "; phones by libphonenumber"
 
     init(_ draft: ContactDraft, regions: PhoneRegions) {
-        let first = draft.firstName ?? "", last = draft.lastName ?? ""
-        let writtenFamilyFirst = Self.isWrittenFamilyFirst(first + last)
-        let separator = writtenFamilyFirst ? "" : " "
-        let personal = [first, last].filter { !$0.isEmpty }
-        if personal.isEmpty {
-            displayName = draft.company ?? ""
-            sortName = displayName
+        // Phonetic names stand in for the names they read, for sorting and
+        // filing (Japanese and Korean address books rely on it).
+        let hasPhonetic = draft.phoneticFirstName != nil || draft.phoneticLastName != nil
+        let sortFirst = hasPhonetic ? draft.phoneticFirstName ?? draft.firstName : draft.firstName
+        let sortLast = hasPhonetic ? draft.phoneticLastName ?? draft.lastName : draft.lastName
+        let personalName = Self.personalName(draft)
+        // Without a name, the card's own formatted name is the display name
+        // (and stays stored as its source); then AOSP's order of sources.
+        let source = [draft.nickname, draft.company, draft.phones.first?.value, draft.emails.first?.value]
+            .lazy.compactMap { $0 }.first ?? ""
+        if draft.kind == .organization, let company = draft.company {
+            displayName = company
+            sortName = company
+            formattedName = draft.formattedName == displayName ? nil : draft.formattedName
+        } else if let personalName {
+            displayName = personalName
+            let parts = [sortLast, sortFirst].compactMap { $0 }
+            sortName = parts.joined(separator: Self.isWrittenFamilyFirst(parts.joined()) ? "" : " ")
+            formattedName = draft.formattedName == displayName ? nil : draft.formattedName
         } else {
-            displayName = (writtenFamilyFirst ? personal.reversed() : personal).joined(separator: separator)
-            sortName = personal.reversed().joined(separator: separator)
+            displayName = draft.formattedName ?? source
+            sortName = displayName
+            formattedName = draft.formattedName == source ? nil : draft.formattedName
         }
         (sectionKey, sortIndex) = Collation.section(of: sortName)
         sortKey = Collation.key(sortName)
-        firstNameKey = draft.firstName.map(Collation.key)
-        lastNameKey = draft.lastName.map(Collation.key)
+        firstNameKey = sortFirst.map(Collation.key)
+        lastNameKey = sortLast.map(Collation.key)
         companyKey = draft.company.map(Collation.key)
         companyFolded = draft.company.map(Collation.fold)
         attributes = ContactAttributes(draft)
         var words: [String] = []
-        let names = [draft.firstName, draft.lastName, draft.company].compactMap { $0 }
+        let names = [draft.firstName, draft.middleName, draft.lastName, draft.company, draft.nickname,
+                     draft.phoneticFirstName, draft.phoneticMiddleName, draft.phoneticLastName].compactMap { $0 }
         for word in names.map(Collation.fold).flatMap(Text.words).map(String.init) where !words.contains(word) {
             words.append(word)
         }
@@ -55,6 +71,19 @@ struct DerivedFields: Sendable {
         phonesNormalized = draft.phones.map { PhoneNumber($0.value, regions: regions).normalized }
         emailsFolded = draft.emails.map { Collation.fold($0.value) }
         addressesFolded = draft.addresses.map { (Collation.fold($0.city), Collation.fold($0.country)) }
+    }
+
+    /// Prefix, first, middle and last name, and suffix, in the order the
+    /// name's script writes them; nil when the contact has no first,
+    /// middle or last name.
+    private static func personalName(_ draft: ContactDraft) -> String? {
+        let given = [draft.firstName, draft.middleName].compactMap { $0 }
+        guard !given.isEmpty || draft.lastName != nil else { return nil }
+        if isWrittenFamilyFirst((draft.lastName ?? "") + given.joined()) {
+            return ([draft.lastName].compactMap { $0 } + given).joined()
+        }
+        return ([draft.namePrefix] + given.map(Optional.some) + [draft.lastName, draft.nameSuffix])
+            .compactMap { $0 }.joined(separator: " ")
     }
 
     /// Names written in Hangul, Han or kana put the family name first with
@@ -87,6 +116,9 @@ public struct ContactAttributes: OptionSet, Hashable, Sendable {
     public static let signal = ContactAttributes(rawValue: 1 << 6)
     public static let threema = ContactAttributes(rawValue: 1 << 7)
 
+    /// Holds dates, URLs, relations, social profiles or extra properties.
+    static let cardLists = ContactAttributes(rawValue: 1 << 8)
+
     /// Any messenger service.
     public static let messengers: ContactAttributes = [.telegram, .whatsapp, .viber, .signal, .threema]
 
@@ -107,6 +139,7 @@ public struct ContactAttributes: OptionSet, Hashable, Sendable {
                 attributes.insert(entry.attribute)
             }
         }
+        if draft.details.hasLists { attributes.insert(.cardLists) }
         self = attributes
     }
 }

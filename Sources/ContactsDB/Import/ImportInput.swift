@@ -43,9 +43,9 @@ public struct ImportReport: Sendable {
     /// Records skipped (only when skipping invalid ones), each with where
     /// it was and why.
     public var skipped: [String] = []
-    /// vCard properties the model does not hold (BDAY, NOTE, PHOTO, …),
-    /// with how often each appeared.
-    public var unheldProperties: [String: Int] = [:]
-    /// IMPP schemes that are not one of the five services, with counts.
-    public var unknownMessengers: [String: Int] = [:]
+    /// vCard properties the model does not hold, kept verbatim as extra
+    /// properties, with how often each appeared.
+    public var extraProperties: [String: Int] = [:]
+    /// What was kept that typed input would refuse.
+    public var unusual = UnusualValues()
 }

@@ -29,7 +29,7 @@ struct ImportPipeline {
 
     /// A record ready to write, or skipped.
     private enum Prepared: Sendable {
-        case contact(path: String, bytesRead: Int, draft: ContactDraft, derived: DerivedFields)
+        case contact(path: String, bytesRead: Int, draft: ContactDraft, derived: DerivedFields, unusual: UnusualValues)
         case skipped(String, bytesRead: Int)
     }
 
@@ -55,10 +55,11 @@ struct ImportPipeline {
         while let batch = try buffer.take() {
             for record in batch {
                 switch record {
-                case let .contact(path, bytesRead, draft, derived):
+                case let .contact(path, bytesRead, draft, derived, unusual):
                     do {
                         _ = try writer.insert(draft, derived, at: path, now: now)
                         report.imported += 1
+                        report.unusual.add(unusual)
                         try indexes.didInsert(report.imported, db)
                     } catch let error as ContactsDBError where skippingInvalid {
                         report.skipped.append(error.localizedDescription)
@@ -73,8 +74,7 @@ struct ImportPipeline {
         try indexes.finish(db)
         progress?(total, total)
         buffer.waitUntilReaderStops()
-        report.unheldProperties = vCards.reader.unheldProperties
-        report.unknownMessengers = vCards.reader.unknownMessengers
+        report.extraProperties = vCards.reader.extraProperties
         return report
     }
 
@@ -116,19 +116,29 @@ struct ImportPipeline {
             records.append((path, bytesRead, result))
             if records.count == batchSize { try flush() }
         }
+        func readOne(_ input: ContactsInput) throws {
+            if VCardReader.isVCard(input.bytes) {
+                try vCards.reader.forEachCard(in: input.bytes, source: input.source) { card, end in
+                    try add(card.path, offset + end, card.result)
+                    input.release?(end)
+                }
+            } else {
+                try ContactJSON.forEachContact(in: input.bytes, source: input.source) { path, end, contact in
+                    try add(path, offset + end, .success(contact.draft))
+                    input.release?(end)
+                }
+            }
+        }
         do {
             for input in inputs {
                 try input.withBytes { input in
-                    if VCardReader.isVCard(input.bytes) {
-                        try vCards.reader.forEachCard(in: input.bytes, source: input.source) { card, end in
-                            try add(card.path, offset + end, card.result)
-                            input.release?(end)
+                    // A UTF-16 or UTF-32 file is read as UTF-8, whole.
+                    if let utf8 = UnicodeTranscoding.utf8(input.bytes) {
+                        try ImportInput.data(utf8, source: input.source).withBytes { transcoded in
+                            try readOne(transcoded)
                         }
                     } else {
-                        try ContactJSON.forEachContact(in: input.bytes, source: input.source) { path, end, contact in
-                            try add(path, offset + end, .success(contact.draft))
-                            input.release?(end)
-                        }
+                        try readOne(input)
                     }
                     offset += input.bytes.count
                 }
@@ -153,10 +163,11 @@ struct ImportPipeline {
     ) -> [Result<Prepared, ContactsDBError>] {
         @Sendable func prepare(_ record: Record) -> Result<Prepared, ContactsDBError> {
             do {
-                let draft = try ContactValidator.validated(try record.result.get(), at: record.path)
+                var unusual = UnusualValues()
+                let draft = try ContactValidator.imported(try record.result.get(), at: record.path, counting: &unusual)
                 return .success(.contact(
                     path: record.path, bytesRead: record.bytesRead, draft: draft,
-                    derived: DerivedFields(draft, regions: regions)))
+                    derived: DerivedFields(draft, regions: regions), unusual: unusual))
             } catch let error as ContactsDBError {
                 return skippingInvalid ? .success(.skipped(error.localizedDescription, bytesRead: record.bytesRead)) : .failure(error)
             } catch {

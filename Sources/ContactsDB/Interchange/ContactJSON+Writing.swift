@@ -13,15 +13,34 @@ extension ContactDraft {
 }
 
 enum ContactJSONWriter {
+
     static func text(_ draft: ContactDraft, derivedFrom contact: Contact?) -> String {
         var json = JSONObjectWriter()
         json.add("id", draft.id)
+        if draft.kind != .individual { json.add("kind", draft.kind.rawValue) }
         json.add("firstName", draft.firstName)
         json.add("lastName", draft.lastName)
         json.add("company", draft.company)
         json.add("age", draft.age)
         json.add("favorite", draft.isFavorite)
         json.add("groups", draft.groups)
+        // The whole card's fields only where they hold something, so that
+        // a plain contact reads as it always has.
+        for (key, keyPath) in ContactJSON.detailTexts {
+            if let value = draft.details[keyPath: keyPath] { json.add(key, value) }
+        }
+        let details = draft.details
+        if !details.dates.isEmpty { json.addObjects("dates", details.dates) { [("type", $0.type), ("value", $0.value)] } }
+        if !details.urls.isEmpty { json.addObjects("urls", details.urls) { [("type", $0.type), ("value", $0.value)] } }
+        if !details.relations.isEmpty {
+            json.addObjects("relations", details.relations) { [("type", $0.type), ("name", $0.name)] }
+        }
+        if !details.socialProfiles.isEmpty {
+            json.addObjects("socialProfiles", details.socialProfiles) {
+                [("service", $0.service), ("handle", $0.handle), ("url", $0.url)]
+            }
+        }
+        if !details.extra.isEmpty { json.add("extra", details.extra) }
         if let contact {
             json.add("displayName", contact.displayName)
             json.add("sortName", contact.sortName)
@@ -30,13 +49,14 @@ enum ContactJSONWriter {
             json.add("createdAt", Timestamp.string(from: contact.createdAt))
             json.add("updatedAt", Timestamp.string(from: contact.updatedAt))
         }
-        json.addObjects("phones", draft.phones) {
+        json.addObjects("phones", draft.phones, flag: \.preferred) {
             [("type", $0.type), ("value", $0.value), ("e164", $0.e164)]
         }
-        json.addObjects("emails", draft.emails) { [("type", $0.type), ("value", $0.value)] }
-        json.addObjects("addresses", draft.addresses) {
+        json.addObjects("emails", draft.emails, flag: \.preferred) { [("type", $0.type), ("value", $0.value)] }
+        json.addObjects("addresses", draft.addresses, flag: \.preferred) {
             [("type", $0.type), ("street1", $0.street1), ("street2", $0.street2), ("city", $0.city),
-             ("state", $0.state), ("zipcode", $0.zipcode), ("country", $0.country)]
+             ("state", $0.state), ("zipcode", $0.zipcode), ("country", $0.country),
+             ("poBox", $0.poBox.isEmpty ? nil : $0.poBox)]
         }
         json.addObjects("messengers", draft.messengers) { [("service", $0.service), ("handle", $0.handle)] }
         return json.text
@@ -63,10 +83,14 @@ struct JSONObjectWriter {
 
     /// An array of objects of string fields; a nil field is left out
     /// (a phone without an E.164 form has no `e164` key).
-    mutating func addObjects<T>(_ key: String, _ items: [T], _ fields: (T) -> [(String, String?)]) {
+    /// `flag` adds `"preferred": true` to the items it holds for.
+    mutating func addObjects<T>(
+        _ key: String, _ items: [T], flag: KeyPath<T, Bool>? = nil, _ fields: (T) -> [(String, String?)]
+    ) {
         let objects = items.map { item in
             var object = JSONObjectWriter()
             for case let (name, value?) in fields(item) { object.add(name, value) }
+            if let flag, item[keyPath: flag] { object.add("preferred", true) }
             return object.text
         }
         members.append("\(JSONText.quote(key)): [" + objects.joined(separator: ", ") + "]")

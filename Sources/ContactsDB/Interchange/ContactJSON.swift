@@ -12,12 +12,30 @@ public struct ContactJSON: Sendable {
         case id(String?), firstName(String?), lastName(String?), company(String?), age(Int?)
         case phones([Phone]), emails([Email]), addresses([Address]), messengers([Messenger])
         case favorite(Bool), groups([String])
+        case kind(ContactKind)
+        /// A text of the whole card, by its index in `detailTexts`.
+        case text(Int, String?)
+        case dates([LabeledValue]), urls([LabeledValue]), relations([Relation]), socialProfiles([SocialProfile])
+        case extra([String])
     }
+
+    /// The optional texts of the whole card by JSON key, in the order
+    /// export writes them.
+    nonisolated(unsafe) static let detailTexts: [(key: String, field: WritableKeyPath<ContactDetails, String?>)] = [
+        ("namePrefix", \.namePrefix), ("middleName", \.middleName), ("nameSuffix", \.nameSuffix),
+        ("phoneticFirstName", \.phoneticFirstName), ("phoneticMiddleName", \.phoneticMiddleName),
+        ("phoneticLastName", \.phoneticLastName), ("nickname", \.nickname), ("formattedName", \.formattedName),
+        ("department", \.department), ("jobTitle", \.jobTitle), ("role", \.role), ("birthday", \.birthday),
+        ("note", \.note),
+    ]
 
     static let derivedKeys: Set<String> = [
         "displayName", "sortName", "sectionKey", "sortIndex", "createdAt", "updatedAt",
     ]
-    private static let keys = ["id", "firstName", "lastName", "company", "age", "favorite", "groups",
+    private static let keys = ["id", "kind", "firstName", "lastName", "company", "age", "favorite", "groups",
+                               "namePrefix", "middleName", "nameSuffix", "phoneticFirstName", "phoneticMiddleName",
+                               "phoneticLastName", "nickname", "formattedName", "department", "jobTitle", "role",
+                               "birthday", "dates", "note", "urls", "relations", "socialProfiles", "extra",
                                "phones", "emails", "addresses", "messengers"]
 
     /// A draft holding just the fields present in the input.
@@ -42,6 +60,13 @@ public struct ContactJSON: Sendable {
             case .messengers(let value): draft.messengers = value
             case .favorite(let value): draft.isFavorite = value
             case .groups(let value): draft.groups = value
+            case .kind(let value): draft.kind = value
+            case .text(let index, let value): draft.details[keyPath: Self.detailTexts[index].field] = value
+            case .dates(let value): draft.dates = value
+            case .urls(let value): draft.urls = value
+            case .relations(let value): draft.relations = value
+            case .socialProfiles(let value): draft.socialProfiles = value
+            case .extra(let value): draft.extra = value
             }
         }
     }
@@ -142,13 +167,15 @@ public struct ContactJSON: Sendable {
             case "phones":
                 contact.changes.append(.phones(try list(&reader, field()) { reader, path in
                     var phone = Phone(type: "", value: "")
-                    try object(&reader, path(), ["type": \.type, "value": \.value], required: ["value"], ignoring: "e164", into: &phone)
+                    try object(&reader, path(), ["type": \.type, "value": \.value], required: ["value"],
+                               flags: ["preferred": \.preferred], ignoring: "e164", into: &phone)
                     return phone
                 }))
             case "emails":
                 contact.changes.append(.emails(try list(&reader, field()) { reader, path in
                     var email = Email(type: "", value: "")
-                    try object(&reader, path(), ["type": \.type, "value": \.value], required: ["value"], into: &email)
+                    try object(&reader, path(), ["type": \.type, "value": \.value], required: ["value"],
+                               flags: ["preferred": \.preferred], into: &email)
                     return email
                 }))
             case "addresses":
@@ -156,9 +183,43 @@ public struct ContactJSON: Sendable {
                     var address = Address(type: "")
                     try object(&reader, path(), [
                         "type": \.type, "street1": \.street1, "street2": \.street2, "city": \.city,
-                        "state": \.state, "zipcode": \.zipcode, "country": \.country,
-                    ], required: [], into: &address)
+                        "state": \.state, "zipcode": \.zipcode, "country": \.country, "poBox": \.poBox,
+                    ], required: [], flags: ["preferred": \.preferred], into: &address)
                     return address
+                }))
+            case "kind":
+                let text = try optionalString(&reader, field()) ?? ContactKind.individual.rawValue
+                guard let kind = ContactKind(rawValue: text) else {
+                    throw invalid(field(), "\"\(text)\" is not a kind; use individual or organization.")
+                }
+                contact.changes.append(.kind(kind))
+            case _ where detailTexts.contains(where: { $0.key == key }):
+                let index = detailTexts.firstIndex { $0.key == key }!
+                contact.changes.append(.text(index, try optionalString(&reader, field())))
+            case "dates", "urls":
+                let values = try list(&reader, field()) { reader, path in
+                    var value = LabeledValue(type: "", value: "")
+                    try object(&reader, path(), ["type": \.type, "value": \.value], required: ["value"], into: &value)
+                    return value
+                }
+                contact.changes.append(key == "dates" ? .dates(values) : .urls(values))
+            case "relations":
+                contact.changes.append(.relations(try list(&reader, field()) { reader, path in
+                    var relation = Relation(type: "", name: "")
+                    try object(&reader, path(), ["type": \.type, "name": \.name], required: ["name"], into: &relation)
+                    return relation
+                }))
+            case "socialProfiles":
+                contact.changes.append(.socialProfiles(try list(&reader, field()) { reader, path in
+                    var profile = SocialProfile(service: "")
+                    try object(&reader, path(), ["service": \.service, "handle": \.handle, "url": \.url],
+                               required: ["service"], into: &profile)
+                    return profile
+                }))
+            case "extra":
+                contact.changes.append(.extra(try list(&reader, field()) { reader, path in
+                    try expect(.string, &reader, path(), "expected a vCard content line here.")
+                    return try reader.readString()
                 }))
             case "messengers":
                 contact.changes.append(.messengers(try list(&reader, field()) { reader, path in
@@ -246,12 +307,13 @@ public struct ContactJSON: Sendable {
         return items
     }
 
-    /// Reads an object of string fields into `value` through `fields`;
-    /// other keys (but `ignoring`) are refused, `null` reads as "".
+    /// Reads an object of string fields and boolean `flags` into `value`;
+    /// other keys (but `ignoring`) are refused, `null` reads as "" or false.
     private static func object<T>(
         _ reader: inout JSONReader, _ path: @autoclosure () -> String,
         _ fields: KeyValuePairs<String, WritableKeyPath<T, String>>,
-        required: [String], ignoring: String? = nil, into value: inout T
+        required: [String], flags: KeyValuePairs<String, WritableKeyPath<T, Bool>> = [:], ignoring: String? = nil,
+        into value: inout T
     ) throws {
         try expect(.object, &reader, path(), "expected an object here.")
         var missing = required
@@ -259,10 +321,15 @@ public struct ContactJSON: Sendable {
             if let keyPath = fields.first(where: { $0.key == key })?.value {
                 value[keyPath: keyPath] = try optionalString(&reader, "\(path()).\(key)") ?? ""
                 missing.removeAll { $0 == key }
+            } else if let keyPath = flags.first(where: { $0.key == key })?.value {
+                if try !reader.readNull() {
+                    try expect(.bool, &reader, "\(path()).\(key)", "expected true or false here.")
+                    value[keyPath: keyPath] = try reader.readBool()
+                }
             } else if key == ignoring {
                 try reader.skipValue()
             } else {
-                throw invalid("\(path()).\(key)", "unknown key; the keys here are \(fields.map(\.key).joined(separator: ", ")).")
+                throw invalid("\(path()).\(key)", "unknown key; the keys here are \((fields.map(\.key) + flags.map(\.key)).joined(separator: ", ")).")
             }
         }
         if let key = missing.first { throw invalid("\(path()).\(key)", "this key is required.") }

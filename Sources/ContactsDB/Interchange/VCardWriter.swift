@@ -7,66 +7,205 @@ public enum VCardVersion: String, CaseIterable, Sendable {
 }
 
 extension Contact {
-    /// The contact as one vCard: N, FN, ORG, TEL, EMAIL, ADR, IMPP, UID for
-    /// the id and CATEGORIES for the groups; custom labels as Apple's
-    /// `itemN.X-ABLabel`, and age and favorite as X-CONTACTSDB-AGE and
-    /// X-CONTACTSDB-FAVORITE, so that every field the model holds comes back
-    /// on import. Lines end in CRLF and fold at 75 octets.
+    /// The contact as one vCard, every field the model holds (SPEC §The
+    /// whole card): registered labels as TYPE values, others as Apple's
+    /// item groups with X-ABLabel; vCard 3.0 gets Apple's forms where 3.0
+    /// has none (X-ABShowAs, X-ABDATE, X-ABRELATEDNAMES, a year-omitted
+    /// BDAY); age and favorite as X-CONTACTSDB-AGE and -FAVORITE; and the
+    /// extra properties as read. Lines end in CRLF and fold at 75 octets.
     public func vCard(version: VCardVersion = .v4) -> String {
-        var lines = ["BEGIN:VCARD", "VERSION:\(version.rawValue)", "UID:\(VCardWriter.escape(id))"]
-        lines.append("FN:\(VCardWriter.escape(displayName))")
-        lines.append("N:" + [lastName ?? "", firstName ?? "", "", "", ""].map(VCardWriter.escape).joined(separator: ";"))
-        if let company { lines.append("ORG:\(VCardWriter.escape(company))") }
-        var items = 0
-        func labelled(_ property: String, _ label: String, _ value: String, phone: Bool) {
-            if let type = VCardWriter.type(for: label, phone: phone, version: version) {
-                lines.append("\(property);TYPE=\(type):\(value)")
+        var card = VCardWriter.Card(version: version, extra: details.extra)
+        card.add("VERSION:\(version.rawValue)")
+        card.add("PRODID:-//contactsdb//contactsdb//EN")
+        card.add("UID:\(VCardWriter.escape(id))")
+        if details.kind == .organization {
+            card.add(version == .v4 ? "KIND:org" : "X-ABShowAs:COMPANY")
+        }
+        card.add("FN:\(VCardWriter.escape(details.formattedName ?? displayName))")
+        card.add("N:" + [lastName, firstName, details.middleName, details.namePrefix, details.nameSuffix]
+            .map { VCardWriter.escape($0 ?? "", keepingCommas: true) }.joined(separator: ";"))
+        card.addText("NICKNAME", details.nickname, keepingCommas: true)
+        card.addText("X-PHONETIC-FIRST-NAME", details.phoneticFirstName)
+        card.addText("X-PHONETIC-MIDDLE-NAME", details.phoneticMiddleName)
+        card.addText("X-PHONETIC-LAST-NAME", details.phoneticLastName)
+        if company != nil || details.department != nil {
+            let units = [company ?? ""] + (details.department.map { $0.split(separator: ";", omittingEmptySubsequences: false).map(String.init) } ?? [])
+            card.add("ORG:" + units.map { VCardWriter.escape($0) }.joined(separator: ";"))
+        }
+        card.addText("TITLE", details.jobTitle)
+        card.addText("ROLE", details.role)
+        if let birthday = details.birthday { card.addDate("BDAY", birthday) }
+        for date in details.dates {
+            if date.type == "anniversary" && version == .v4 {
+                card.addDate("ANNIVERSARY", date.value)
             } else {
-                items += 1
-                lines.append("item\(items).\(property):\(value)")
-                lines.append("item\(items).X-ABLabel:\(VCardWriter.escape(label))")
+                card.addDate("X-ABDATE", date.value, label: date.type)
             }
         }
-        for phone in phones { labelled("TEL", phone.type, VCardWriter.escape(phone.value), phone: true) }
-        for email in emails { labelled("EMAIL", email.type, VCardWriter.escape(email.value), phone: false) }
+        for phone in phones { card.addLabelled("TEL", phone.type, preferred: phone.preferred, VCardWriter.escape(phone.value)) }
+        for email in emails { card.addLabelled("EMAIL", email.type, preferred: email.preferred, VCardWriter.escape(email.value)) }
         for address in addresses {
-            let parts = ["", address.street2, address.street1, address.city, address.state, address.zipcode, address.country]
-            labelled("ADR", address.type, parts.map(VCardWriter.escape).joined(separator: ";"), phone: false)
+            let parts = [address.poBox, address.street2, address.street1, address.city, address.state, address.zipcode, address.country]
+            card.addLabelled("ADR", address.type, preferred: address.preferred, parts.map { VCardWriter.escape($0) }.joined(separator: ";"))
         }
-        for messenger in messengers { lines.append("IMPP:\(messenger.service):\(VCardWriter.escape(messenger.handle))") }
-        if !groups.isEmpty { lines.append("CATEGORIES:" + groups.map(VCardWriter.escape).joined(separator: ",")) }
-        if let age { lines.append("X-CONTACTSDB-AGE:\(age)") }
-        if isFavorite { lines.append("X-CONTACTSDB-FAVORITE:TRUE") }
-        lines.append("END:VCARD")
-        return lines.map(VCardWriter.fold).joined(separator: "\r\n") + "\r\n"
+        for url in details.urls { card.addLabelled("URL", url.type, preferred: false, VCardWriter.escape(url.value)) }
+        for messenger in messengers { card.add(VCardWriter.impp(messenger)) }
+        for relation in details.relations {
+            if version == .v4, VCardWriter.relatedTypes.contains(relation.type) {
+                let isURI = relation.name.range(of: #"^[A-Za-z][A-Za-z0-9+.-]*:\S"#, options: .regularExpression) != nil
+                card.add("RELATED;TYPE=\(relation.type)\(isURI ? "" : ";VALUE=text"):\(VCardWriter.escape(relation.name))")
+            } else {
+                card.addItem("X-ABRELATEDNAMES:\(VCardWriter.escape(relation.name))", label: relation.type)
+            }
+        }
+        for profile in details.socialProfiles {
+            var line = "X-SOCIALPROFILE;TYPE=\(VCardWriter.parameterValue(profile.service))"
+            if !profile.handle.isEmpty { line += ";X-USER=\(VCardWriter.parameterValue(profile.handle))" }
+            card.add(line + ":" + VCardWriter.escape(profile.url))
+        }
+        card.addText("NOTE", details.note)
+        if !groups.isEmpty { card.add("CATEGORIES:" + groups.map { VCardWriter.escape($0) }.joined(separator: ",")) }
+        if let age { card.add("X-CONTACTSDB-AGE:\(age)") }
+        if isFavorite { card.add("X-CONTACTSDB-FAVORITE:TRUE") }
+        for line in details.extra { card.add(VCardWriter.extraLine(line, version: version)) }
+        return card.text
     }
 }
 
 enum VCardWriter {
-    /// RFC 6350 §3.4: backslash, comma, semicolon and newline escaped.
-    static func escape(_ text: String) -> String {
+    /// One card's lines as they are added, with the item groups it numbers.
+    struct Card {
+        let version: VCardVersion
+        private var lines = ["BEGIN:VCARD"]
+        private var items = 0
+        /// Item numbers the extra properties use, never given to another.
+        private let takenItems: Set<Int>
+
+        init(version: VCardVersion, extra: [String]) {
+            self.version = version
+            takenItems = Set(extra.compactMap { line in
+                guard line.lowercased().hasPrefix("item"), let dot = line.firstIndex(of: ".") else { return nil }
+                return Int(line[line.index(line.startIndex, offsetBy: 4)..<dot])
+            })
+        }
+
+        var text: String {
+            (lines + ["END:VCARD"]).map(VCardWriter.fold).joined(separator: "\r\n") + "\r\n"
+        }
+
+        mutating func add(_ line: String) { lines.append(line) }
+
+        mutating func addText(_ name: String, _ value: String?, keepingCommas: Bool = false) {
+            if let value { add("\(name):\(VCardWriter.escape(value, keepingCommas: keepingCommas))") }
+        }
+
+        /// A property in a new item group, labelled by X-ABLabel.
+        mutating func addItem(_ line: String, label: String) {
+            repeat { items += 1 } while takenItems.contains(items)
+            add("item\(items).\(line)")
+            add("item\(items).X-ABLabel:\(VCardWriter.escape(VCardLabels.abLabel(for: label)))")
+        }
+
+        /// A property with its label as TYPE values, or in an item group.
+        mutating func addLabelled(_ name: String, _ label: String, preferred: Bool, _ value: String) {
+            var parameters = ""
+            let types = label == WellKnownLabel.other.rawValue ? [] : VCardLabels.types(for: label)
+            if let types, !types.isEmpty {
+                parameters += ";TYPE=" + (version == .v3 ? types.map { $0.uppercased() } : types).joined(separator: ",")
+            }
+            if preferred { parameters += version == .v4 ? ";PREF=1" : ";TYPE=pref" }
+            if types == nil {
+                addItem(name + parameters + ":" + value, label: label)
+            } else {
+                add(name + parameters + ":" + value)
+            }
+        }
+
+        /// A date: 4.0's basic form (`19750412`, `--0412`); 3.0's extended
+        /// form, a year-omitted one as Apple writes it.
+        mutating func addDate(_ name: String, _ value: String, label: String? = nil) {
+            guard let date = PartialDate(value) else { return }
+            var line: String
+            switch (version, date.year) {
+            case (.v4, nil):
+                line = "\(name):--" + date.text.dropFirst(2).filter { $0 != "-" }
+            case (.v4, _):
+                line = "\(name):" + date.text.filter { $0 != "-" }
+            case (.v3, nil):
+                line = "\(name);X-APPLE-OMIT-YEAR=1604:1604" + date.text.dropFirst(1)
+            case (.v3, _):
+                line = "\(name):\(date.text)"
+            }
+            if let label { addItem(line, label: label) } else { add(line) }
+        }
+    }
+
+    /// RELATED's TYPE values in vCard 4.0 (RFC 6350 §6.6.6).
+    static let relatedTypes: Set<String> = [
+        "contact", "acquaintance", "friend", "met", "co-worker", "colleague", "co-resident", "neighbor", "child",
+        "parent", "sibling", "spouse", "kin", "muse", "crush", "date", "sweetheart", "me", "agent", "emergency",
+    ]
+
+    /// IMPP: the URI, with X-SERVICE-TYPE where the service is not the
+    /// URI's scheme.
+    static func impp(_ messenger: Messenger) -> String {
+        let hasScheme = messenger.handle.range(of: #"^[A-Za-z][A-Za-z0-9+.-]*:"#, options: .regularExpression) != nil
+        let uri = hasScheme ? messenger.handle : messenger.service.lowercased() + ":" + messenger.handle
+        let scheme = uri.prefix { $0 != ":" }
+        let parameter = scheme == messenger.service ? "" : ";X-SERVICE-TYPE=\(parameterValue(messenger.service))"
+        return "IMPP\(parameter):\(escape(uri))"
+    }
+
+    /// A parameter value, quoted where it holds `;`, `:` or `,`.
+    static func parameterValue(_ value: String) -> String {
+        value.contains(where: { ";:,".contains($0) }) ? "\"" + value.replacingOccurrences(of: "\"", with: "'") + "\"" : value
+    }
+
+    /// An extra property as the target version writes it: vCard 2.1's bare
+    /// parameters as TYPE values, and inline binary data (PHOTO, LOGO, KEY,
+    /// SOUND) as 3.0's ENCODING=b or 4.0's data: URI.
+    static func extraLine(_ line: String, version: VCardVersion) -> String {
+        guard var parsed = VCardContentLine(Array(line.utf8), legacyCharset: .utf8) else { return line }
+        let encoding = parsed.parameter("ENCODING").first?.uppercased()
+        let isBase64 = encoding == "B" || encoding == "BASE64" || parsed.has("BASE64")
+        let bare = parsed.parameters.filter { $0.values.isEmpty && $0.name != "BASE64" }.map(\.name)
+        guard isBase64 || !bare.isEmpty else { return line }
+        var parameters = parsed.writtenParameters.filter { piece in
+            let name = piece.split(separator: "=", maxSplits: 1).first.map { $0.uppercased() } ?? ""
+            return !piece.contains("=") ? false : !(isBase64 && name == "ENCODING")
+        }
+        let mediaTypes = parsed.parameter("TYPE") + bare
+        if !bare.isEmpty && !isBase64 { parameters.append("TYPE=" + bare.joined(separator: ",")) }
+        if isBase64 {
+            if version == .v4 {
+                parameters.removeAll { $0.uppercased().hasPrefix("TYPE=") }
+                let subtype = (mediaTypes.first ?? "jpeg").lowercased()
+                let media = subtype.contains("/") ? subtype : "image/" + (subtype == "jpg" ? "jpeg" : subtype)
+                parsed.value = "data:\(media);base64,\(parsed.value.filter { !$0.isWhitespace })"
+            } else {
+                parameters.insert("ENCODING=b", at: 0)
+                if !bare.isEmpty { parameters.append("TYPE=" + bare.joined(separator: ",")) }
+                parsed.value = parsed.value.filter { !$0.isWhitespace }
+            }
+        }
+        parsed.writtenParameters = parameters
+        return parsed.keptText
+    }
+
+    /// RFC 6350 §3.4: backslash, comma, semicolon and newline escaped; a
+    /// list's commas kept where `keepingCommas`.
+    static func escape(_ text: String, keepingCommas: Bool = false) -> String {
         var result = ""
         for character in text {
             switch character {
             case "\\": result += "\\\\"
-            case ",": result += "\\,"
+            case "," where !keepingCommas: result += "\\,"
             case ";": result += "\\;"
             case "\n", "\r\n": result += "\\n"
             default: result.append(character)
             }
         }
         return result
-    }
-
-    /// A TYPE for the well-known labels; nil for those written as X-ABLabel.
-    static func type(for label: String, phone: Bool, version: VCardVersion) -> String? {
-        let type: String
-        switch label {
-        case "mobile" where phone: type = "cell"
-        case "home", "work": type = label
-        default: return nil
-        }
-        return version == .v3 ? type.uppercased() : type
     }
 
     /// Folds a line into pieces of at most 75 octets, never inside a UTF-8

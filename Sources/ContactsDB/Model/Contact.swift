@@ -6,6 +6,7 @@ import Foundation
 /// `createdAt`, `updatedAt`) are computed by the engine on every write.
 /// To change a contact, edit its ``ContactDraft`` (``draft``) and hand it to
 /// ``ContactStore/update(id:_:)``.
+@dynamicMemberLookup
 public struct Contact: Identifiable, Hashable, Sendable {
     public var id: String
     public var firstName: String?
@@ -21,6 +22,9 @@ public struct Contact: Identifiable, Hashable, Sendable {
     public var isFavorite: Bool
     /// The names of the groups the contact belongs to, in name order.
     public var groups: [String]
+    /// Everything else the card holds, also reachable as the contact's own
+    /// fields (`contact.birthday`).
+    public var details: ContactDetails
 
     public var displayName: String
     public var sortName: String
@@ -34,11 +38,17 @@ public struct Contact: Identifiable, Hashable, Sendable {
         ContactDraft(
             id: id, firstName: firstName, lastName: lastName, company: company, age: age,
             phones: phones, emails: emails, addresses: addresses, messengers: messengers,
-            isFavorite: isFavorite, groups: groups)
+            isFavorite: isFavorite, groups: groups, details: details)
+    }
+
+    public subscript<T>(dynamicMember keyPath: WritableKeyPath<ContactDetails, T>) -> T {
+        get { details[keyPath: keyPath] }
+        set { details[keyPath: keyPath] = newValue }
     }
 }
 
 /// What a caller writes: a contact without its derived fields.
+@dynamicMemberLookup
 public struct ContactDraft: Hashable, Sendable {
     /// A stable id; a new contact without one gets a UUID.
     public var id: String?
@@ -55,11 +65,15 @@ public struct ContactDraft: Hashable, Sendable {
     public var isFavorite: Bool
     /// Group names; groups that do not exist yet are created.
     public var groups: [String]
+    /// Everything else the card holds, also reachable as the draft's own
+    /// fields (`draft.birthday = "1990-04-12"`).
+    public var details: ContactDetails
 
     public init(
         id: String? = nil, firstName: String? = nil, lastName: String? = nil,
         company: String? = nil, age: Int? = nil, phones: [Phone] = [], emails: [Email] = [],
-        addresses: [Address] = [], messengers: [Messenger] = [], isFavorite: Bool = false, groups: [String] = []
+        addresses: [Address] = [], messengers: [Messenger] = [], isFavorite: Bool = false, groups: [String] = [],
+        details: ContactDetails = ContactDetails()
     ) {
         self.id = id
         self.firstName = firstName
@@ -72,5 +86,11 @@ public struct ContactDraft: Hashable, Sendable {
         self.messengers = messengers
         self.isFavorite = isFavorite
         self.groups = groups
+        self.details = details
+    }
+
+    public subscript<T>(dynamicMember keyPath: WritableKeyPath<ContactDetails, T>) -> T {
+        get { details[keyPath: keyPath] }
+        set { details[keyPath: keyPath] = newValue }
     }
 }

@@ -12,29 +12,38 @@ public struct Phone: Hashable, Sendable {
     /// stored it (by the database's default regions); nil on a phone not
     /// read from a database.
     public internal(set) var e164: String?
+    /// Marked as the one to use first (vCard PREF, TYPE=pref).
+    public var preferred: Bool
 
-    public init(type: String = WellKnownLabel.mobile.rawValue, value: String) {
+    public init(type: String = WellKnownLabel.mobile.rawValue, value: String, preferred: Bool = false) {
         self.type = type
         self.value = value
+        self.preferred = preferred
     }
 
-    /// Phones are equal when their labels and numbers are: the E.164 form
-    /// follows from the number, so a typed phone equals its stored self.
-    public static func == (a: Phone, b: Phone) -> Bool { a.type == b.type && a.value == b.value }
+    /// Phones are equal when their labels, numbers and preference are: the
+    /// E.164 form follows from the number, so a typed phone equals its
+    /// stored self.
+    public static func == (a: Phone, b: Phone) -> Bool {
+        a.type == b.type && a.value == b.value && a.preferred == b.preferred
+    }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(type)
         hasher.combine(value)
+        hasher.combine(preferred)
     }
 }
 
 public struct Email: Hashable, Sendable {
     public var type: String
     public var value: String
+    public var preferred: Bool
 
-    public init(type: String = WellKnownLabel.home.rawValue, value: String) {
+    public init(type: String = WellKnownLabel.home.rawValue, value: String, preferred: Bool = false) {
         self.type = type
         self.value = value
+        self.preferred = preferred
     }
 }
 
@@ -46,10 +55,13 @@ public struct Address: Hashable, Sendable {
     public var state: String
     public var zipcode: String
     public var country: String
+    public var poBox: String
+    public var preferred: Bool
 
     public init(
         type: String = WellKnownLabel.home.rawValue, street1: String = "", street2: String = "",
-        city: String = "", state: String = "", zipcode: String = "", country: String = ""
+        city: String = "", state: String = "", zipcode: String = "", country: String = "",
+        poBox: String = "", preferred: Bool = false
     ) {
         self.type = type
         self.street1 = street1
@@ -58,6 +70,8 @@ public struct Address: Hashable, Sendable {
         self.state = state
         self.zipcode = zipcode
         self.country = country
+        self.poBox = poBox
+        self.preferred = preferred
     }
 }
 
@@ -66,8 +80,9 @@ public enum MessengerService: String, CaseIterable, Hashable, Sendable {
 }
 
 public struct Messenger: Hashable, Sendable {
-    /// One of ``MessengerService``'s raw values once validated; input is
-    /// matched case-insensitively and stored lower-case.
+    /// Typed input: one of ``MessengerService``'s raw values, matched
+    /// case-insensitively and stored lower-case. Imported cards keep any
+    /// service (skype, xmpp, matrix, …).
     public var service: String
     public var handle: String
 

@@ -1,12 +1,28 @@
 /// How many children of each kind, e.g. the most any contact has.
 public struct ChildCounts: Hashable, Sendable {
     public var phones = 0, emails = 0, addresses = 0, messengers = 0
+    public var dates = 0, urls = 0, relations = 0, socialProfiles = 0, extra = 0
 
     public init(phones: Int = 0, emails: Int = 0, addresses: Int = 0, messengers: Int = 0) {
         self.phones = phones
         self.emails = emails
         self.addresses = addresses
         self.messengers = messengers
+    }
+
+    /// The most of each kind that any one of `contacts` holds.
+    public init(mostIn contacts: [Contact]) {
+        for contact in contacts {
+            phones = max(phones, contact.phones.count)
+            emails = max(emails, contact.emails.count)
+            addresses = max(addresses, contact.addresses.count)
+            messengers = max(messengers, contact.messengers.count)
+            dates = max(dates, contact.dates.count)
+            urls = max(urls, contact.urls.count)
+            relations = max(relations, contact.relations.count)
+            socialProfiles = max(socialProfiles, contact.socialProfiles.count)
+            extra = max(extra, contact.extra.count)
+        }
     }
 }
 

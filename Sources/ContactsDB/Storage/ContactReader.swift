@@ -15,8 +15,12 @@ enum ContactReader {
     static let contactColumns = """
         contact.pk, contact.id, contact.firstName, contact.lastName, contact.company, contact.age,
         contact.displayName, contact.sortName, contact.sectionKey, contact.sortIndex,
-        contact.createdAt, contact.updatedAt, contact.favoritePosition IS NOT NULL, contact.attributes
+        contact.createdAt, contact.updatedAt, contact.favoritePosition IS NOT NULL, contact.attributes,
+        contact.kind, contact.formattedName, \(ContactDetailColumns.text.map { "contact." + $0.name }.joined(separator: ", "))
         """
+
+    /// The column of the first detail text, after `kind` and `formattedName`.
+    private static let firstDetailColumn: Int32 = 16
 
     /// The column that selects only the id.
     static let idColumn = "contact.id"
@@ -44,10 +48,17 @@ enum ContactReader {
     static func fetch(_ sql: String, _ arguments: StatementArguments, _ db: Database) throws -> [StoredContact] {
         var result: [StoredContact] = []
         try db.forEachRow(sql, arguments) { row in
+            var details = ContactDetails()
+            details.kind = ContactKind(rawValue: row.text(14)) ?? .individual
+            details.formattedName = row.optionalText(15)
+            for (offset, column) in ContactDetailColumns.text.enumerated() {
+                details[keyPath: column.field] = row.optionalText(firstDetailColumn + Int32(offset))
+            }
             result.append(StoredContact(pk: row.int64(0), attributes: ContactAttributes(rawValue: row.int(13)), contact: Contact(
                 id: row.text(1), firstName: row.optionalText(2), lastName: row.optionalText(3),
                 company: row.optionalText(4), age: row.optionalInt(5),
                 phones: [], emails: [], addresses: [], messengers: [], isFavorite: row.bool(12), groups: [],
+                details: details,
                 displayName: row.text(6), sortName: row.text(7), sectionKey: row.text(8), sortIndex: row.int(9),
                 createdAt: Timestamp.date(from: row.text(10)) ?? Date(timeIntervalSince1970: 0),
                 updatedAt: Timestamp.date(from: row.text(11)) ?? Date(timeIntervalSince1970: 0))))
@@ -67,13 +78,19 @@ enum ContactReader {
             """, [], db)
     }
 
-    /// The most phones, emails, addresses and messengers any one contact has.
+    /// The most entries of each list any one contact has.
     static func maxChildCounts(_ db: Database) throws -> ChildCounts {
         func most(_ table: String) throws -> Int {
             try Int.fetchOne(db, sql: "SELECT coalesce(max(position) + 1, 0) FROM \(table)") ?? 0
         }
-        return ChildCounts(phones: try most("phone"), emails: try most("email"),
-                           addresses: try most("address"), messengers: try most("messenger"))
+        var counts = ChildCounts(phones: try most("phone"), emails: try most("email"),
+                                 addresses: try most("address"), messengers: try most("messenger"))
+        counts.dates = try most("contactDate")
+        counts.urls = try most("url")
+        counts.relations = try most("relation")
+        counts.socialProfiles = try most("socialProfile")
+        counts.extra = try most("extraProperty")
+        return counts
     }
 
     /// The keys of the contacts with these ids, in the order given.
@@ -125,22 +142,39 @@ enum ContactReader {
                 if let offset = index[row.int64(0)] { body(offset, row) }
             }
         }
-        try each(childrenSQL("type, value, normalized", from: "phone"), holding: .phone) {
-            var phone = Phone(type: $1.text(1), value: $1.text(2))
+        try each(childrenSQL("type, value, normalized, preferred", from: "phone"), holding: .phone) {
+            var phone = Phone(type: $1.text(1), value: $1.text(2), preferred: $1.bool(4))
             let normalized = $1.text(3)
             phone.e164 = normalized.hasPrefix("+") ? normalized : nil
             result[$0].phones.append(phone)
         }
-        try each(childrenSQL("type, value", from: "email"), holding: .email) {
-            result[$0].emails.append(Email(type: $1.text(1), value: $1.text(2)))
+        try each(childrenSQL("type, value, preferred", from: "email"), holding: .email) {
+            result[$0].emails.append(Email(type: $1.text(1), value: $1.text(2), preferred: $1.bool(3)))
         }
-        try each(childrenSQL("type, street1, street2, city, state, zipcode, country", from: "address"), holding: .address) {
+        try each(childrenSQL("type, street1, street2, city, state, zipcode, country, poBox, preferred", from: "address"),
+                 holding: .address) {
             result[$0].addresses.append(Address(
                 type: $1.text(1), street1: $1.text(2), street2: $1.text(3), city: $1.text(4), state: $1.text(5),
-                zipcode: $1.text(6), country: $1.text(7)))
+                zipcode: $1.text(6), country: $1.text(7), poBox: $1.text(8), preferred: $1.bool(9)))
         }
-        try each(childrenSQL("service, handle", from: "messenger"), holding: .messengers) {
+        // Messengers of services beyond the five leave no attribute bit.
+        try each(childrenSQL("service, handle", from: "messenger"), holding: nil) {
             result[$0].messengers.append(Messenger(service: $1.text(1), handle: $1.text(2)))
+        }
+        try each(childrenSQL("type, value", from: "contactDate"), holding: .cardLists) {
+            result[$0].dates.append(LabeledValue(type: $1.text(1), value: $1.text(2)))
+        }
+        try each(childrenSQL("type, value", from: "url"), holding: .cardLists) {
+            result[$0].urls.append(LabeledValue(type: $1.text(1), value: $1.text(2)))
+        }
+        try each(childrenSQL("type, name", from: "relation"), holding: .cardLists) {
+            result[$0].relations.append(Relation(type: $1.text(1), name: $1.text(2)))
+        }
+        try each(childrenSQL("service, handle, url", from: "socialProfile"), holding: .cardLists) {
+            result[$0].socialProfiles.append(SocialProfile(service: $1.text(1), handle: $1.text(2), url: $1.text(3)))
+        }
+        try each(childrenSQL("line", from: "extraProperty"), holding: .cardLists) {
+            result[$0].extra.append($1.text(1))
         }
         // Memberships from their covering index, then the few group names
         // once, rather than a join per membership.

@@ -5,7 +5,7 @@ import GRDB
 /// once for a whole write transaction.
 final class ContactWriter {
     private let insertContact, updateContact, insertPhone, insertEmail, insertAddress: SQLiteStatement
-    private let insertMessenger, insertWord: SQLiteStatement
+    private let insertMessenger, insertWord, insertDate, insertURL, insertRelation, insertProfile, insertExtra: SQLiteStatement
     private let deleteChildren: [SQLiteStatement]
     private let favorites: FavoriteList
     private let groups: GroupWriter
@@ -15,8 +15,8 @@ final class ContactWriter {
     private static let contactColumns = [
         "firstName", "lastName", "company", "age", "displayName", "sortName", "sectionKey",
         "sortIndex", "sortKey", "firstNameKey", "lastNameKey", "companyKey", "companyFolded",
-        "attributes", "nameWords", "createdAt", "updatedAt",
-    ]
+        "attributes", "nameWords", "createdAt", "updatedAt", "kind", "formattedName",
+    ] + ContactDetailColumns.text.map(\.name)
 
     init(_ db: Database) throws {
         let columns = Self.contactColumns
@@ -27,16 +27,25 @@ final class ContactWriter {
         updateContact = try SQLiteStatement(db, """
             UPDATE contact SET \(columns.map { "\($0) = ?" }.joined(separator: ", ")) WHERE pk = ?
             """)
-        insertPhone = try SQLiteStatement(db, "INSERT INTO phone (contactPk, position, type, value, normalized) VALUES (?, ?, ?, ?, ?)")
-        insertEmail = try SQLiteStatement(db, "INSERT INTO email (contactPk, position, type, value, valueFolded) VALUES (?, ?, ?, ?, ?)")
-        insertAddress = try SQLiteStatement(db, """
-            INSERT INTO address (contactPk, position, type, street1, street2, city, state, zipcode, country,
-                cityFolded, countryFolded)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
-        insertMessenger = try SQLiteStatement(db, "INSERT INTO messenger (contactPk, position, service, handle) VALUES (?, ?, ?, ?)")
+        func insert(into table: String, _ columns: String, count: Int) throws -> SQLiteStatement {
+            try SQLiteStatement(db, """
+                INSERT INTO \(table) (contactPk, position, \(columns))
+                VALUES (?, ?\(String(repeating: ", ?", count: count)))
+                """)
+        }
+        insertPhone = try insert(into: "phone", "type, value, normalized, preferred", count: 4)
+        insertEmail = try insert(into: "email", "type, value, valueFolded, preferred", count: 4)
+        insertAddress = try insert(into: "address", """
+            type, street1, street2, city, state, zipcode, country, cityFolded, countryFolded, poBox, preferred
+            """, count: 11)
+        insertMessenger = try insert(into: "messenger", "service, handle", count: 2)
+        insertDate = try insert(into: "contactDate", "type, value", count: 2)
+        insertURL = try insert(into: "url", "type, value", count: 2)
+        insertRelation = try insert(into: "relation", "type, name", count: 2)
+        insertProfile = try insert(into: "socialProfile", "service, handle, url", count: 3)
+        insertExtra = try insert(into: "extraProperty", "line", count: 1)
         insertWord = try SQLiteStatement(db, "INSERT INTO nameWord (word, contactPk) VALUES (?, ?)")
-        deleteChildren = try ["phone", "email", "address", "messenger", "nameWord", "groupMember"].map {
+        deleteChildren = try ContactDetailColumns.childTables.map {
             try SQLiteStatement(db, "DELETE FROM \($0) WHERE contactPk = ?")
         }
         favorites = FavoriteList(db)
@@ -90,27 +99,45 @@ final class ContactWriter {
             .text(derived.displayName), .text(derived.sortName), .text(derived.sectionKey), .int(derived.sortIndex),
             .blob(derived.sortKey), .blob(derived.firstNameKey), .blob(derived.lastNameKey), .blob(derived.companyKey),
             .text(derived.companyFolded), .int(derived.attributes.rawValue), .text(derived.nameWordsText),
-            .text(createdAt), .text(updatedAt),
-        ]
+            .text(createdAt), .text(updatedAt), .text(draft.kind.rawValue), .text(derived.formattedName),
+        ] + ContactDetailColumns.text.map { .text(draft.details[keyPath: $0.field]) }
     }
 
     private func writeChildren(pk: Int64, _ draft: ContactDraft, _ derived: DerivedFields) throws {
         let contact = SQLiteStatement.Value.int(Int(pk))
         for key in derived.nameWords { try insertWord.execute(.blob(key), contact) }
         for (position, (phone, normalized)) in zip(draft.phones, derived.phonesNormalized).enumerated() {
-            try insertPhone.execute(contact, .int(position), .text(phone.type), .text(phone.value), .text(normalized))
+            try insertPhone.execute(
+                contact, .int(position), .text(phone.type), .text(phone.value), .text(normalized), .bool(phone.preferred))
         }
         for (position, (email, folded)) in zip(draft.emails, derived.emailsFolded).enumerated() {
-            try insertEmail.execute(contact, .int(position), .text(email.type), .text(email.value), .text(folded))
+            try insertEmail.execute(
+                contact, .int(position), .text(email.type), .text(email.value), .text(folded), .bool(email.preferred))
         }
         for (position, (address, folded)) in zip(draft.addresses, derived.addressesFolded).enumerated() {
             try insertAddress.execute(
                 contact, .int(position), .text(address.type), .text(address.street1), .text(address.street2),
                 .text(address.city), .text(address.state), .text(address.zipcode), .text(address.country),
-                .text(folded.city), .text(folded.country))
+                .text(folded.city), .text(folded.country), .text(address.poBox), .bool(address.preferred))
         }
         for (position, messenger) in draft.messengers.enumerated() {
             try insertMessenger.execute(contact, .int(position), .text(messenger.service), .text(messenger.handle))
+        }
+        let details = draft.details
+        for (position, date) in details.dates.enumerated() {
+            try insertDate.execute(contact, .int(position), .text(date.type), .text(date.value))
+        }
+        for (position, url) in details.urls.enumerated() {
+            try insertURL.execute(contact, .int(position), .text(url.type), .text(url.value))
+        }
+        for (position, relation) in details.relations.enumerated() {
+            try insertRelation.execute(contact, .int(position), .text(relation.type), .text(relation.name))
+        }
+        for (position, profile) in details.socialProfiles.enumerated() {
+            try insertProfile.execute(contact, .int(position), .text(profile.service), .text(profile.handle), .text(profile.url))
+        }
+        for (position, line) in details.extra.enumerated() {
+            try insertExtra.execute(contact, .int(position), .text(line))
         }
         for name in draft.groups {
             try groups.add(pk, toGroupNamed: name)

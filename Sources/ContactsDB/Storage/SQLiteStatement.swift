@@ -64,5 +64,6 @@ final class SQLiteStatement {
         static func text(_ text: String?) -> Value { text.map(Value.text) ?? .null }
         static func int(_ int: Int?) -> Value { int.map(Value.int) ?? .null }
         static func blob(_ data: Data?) -> Value { data.map(Value.blob) ?? .null }
+        static func bool(_ bool: Bool) -> Value { .int(bool ? 1 : 0) }
     }
 }

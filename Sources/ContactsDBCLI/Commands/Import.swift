@@ -25,11 +25,11 @@ extension ContactsDBCommand {
             let report = try store.importContacts(from: inputs, skippingInvalid: skipInvalid, progress: progress.update)
             progress.finish()
             for skipped in report.skipped { Terminal.printNotice("Skipped \(skipped)") }
-            if !report.unknownMessengers.isEmpty {
-                Terminal.printNotice("Warning: messengers of unknown services were not imported: \(Self.counted(report.unknownMessengers)).")
+            if !report.unusual.isEmpty {
+                Terminal.printNotice("Kept \(report.unusual.summary) that typed input would refuse.")
             }
-            if !report.unheldProperties.isEmpty {
-                Terminal.printNotice("Not imported, as contacts here do not hold them: \(Self.counted(report.unheldProperties)).")
+            if !report.extraProperties.isEmpty {
+                Terminal.printNotice("Kept as extra properties, written back on export: \(Self.counted(report.extraProperties)).")
             }
             let name = inputs.count == 1 ? InputFile.displayName(file) : "\(inputs.count) files"
             print("Imported \(report.imported) contacts from \(name)"

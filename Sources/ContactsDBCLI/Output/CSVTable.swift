@@ -1,39 +1,58 @@
 import ContactsDB
 
-/// Contacts as CSV (RFC 4180): a header row, one row per contact, and each
-/// multi-valued field in numbered columns (phone1Type, phone1Value, …).
+/// Contacts as CSV (RFC 4180): a header row, one row per contact, every
+/// field the model holds, and each list in numbered columns (phone1Type,
+/// phone1Value, …) as many as the longest list needs.
 struct CSVTable {
     let maxChildren: ChildCounts
 
+    /// The single-valued columns, in order.
+    private static let fields: [(name: String, value: @Sendable (Contact) -> String)] = [
+        ("id", \.id), ("kind", { $0.kind.rawValue }), ("firstName", { $0.firstName ?? "" }),
+        ("lastName", { $0.lastName ?? "" }), ("company", { $0.company ?? "" }),
+        ("age", { $0.age.map(String.init) ?? "" }), ("favorite", { $0.isFavorite ? "true" : "false" }),
+        ("groups", { $0.groups.joined(separator: "; ") }), ("displayName", \.displayName), ("sectionKey", \.sectionKey),
+        ("namePrefix", { $0.namePrefix ?? "" }), ("middleName", { $0.middleName ?? "" }),
+        ("nameSuffix", { $0.nameSuffix ?? "" }), ("phoneticFirstName", { $0.phoneticFirstName ?? "" }),
+        ("phoneticMiddleName", { $0.phoneticMiddleName ?? "" }), ("phoneticLastName", { $0.phoneticLastName ?? "" }),
+        ("nickname", { $0.nickname ?? "" }), ("formattedName", { $0.formattedName ?? "" }),
+        ("department", { $0.department ?? "" }), ("jobTitle", { $0.jobTitle ?? "" }), ("role", { $0.role ?? "" }),
+        ("birthday", { $0.birthday ?? "" }), ("note", { $0.note ?? "" }),
+    ]
+
+    /// The lists: column prefix, the parts of each entry, how many columns
+    /// of entries, and each entry's parts.
+    private var lists: [(name: String, parts: [String], count: Int, entries: (Contact) -> [[String]])] {
+        let flag = { (preferred: Bool) in preferred ? "true" : "" }
+        return [
+            ("phone", ["Type", "Value", "E164", "Preferred"], maxChildren.phones,
+             { $0.phones.map { [$0.type, $0.value, $0.e164 ?? "", flag($0.preferred)] } }),
+            ("email", ["Type", "Value", "Preferred"], maxChildren.emails,
+             { $0.emails.map { [$0.type, $0.value, flag($0.preferred)] } }),
+            ("address", ["Type", "PoBox", "Street1", "Street2", "City", "State", "Zipcode", "Country", "Preferred"],
+             maxChildren.addresses, { $0.addresses.map {
+                 [$0.type, $0.poBox, $0.street1, $0.street2, $0.city, $0.state, $0.zipcode, $0.country, flag($0.preferred)]
+             } }),
+            ("messenger", ["Service", "Handle"], maxChildren.messengers, { $0.messengers.map { [$0.service, $0.handle] } }),
+            ("date", ["Type", "Value"], maxChildren.dates, { $0.dates.map { [$0.type, $0.value] } }),
+            ("url", ["Type", "Value"], maxChildren.urls, { $0.urls.map { [$0.type, $0.value] } }),
+            ("relation", ["Type", "Name"], maxChildren.relations, { $0.relations.map { [$0.type, $0.name] } }),
+            ("socialProfile", ["Service", "Handle", "Url"], maxChildren.socialProfiles,
+             { $0.socialProfiles.map { [$0.service, $0.handle, $0.url] } }),
+            ("extra", [""], maxChildren.extra, { $0.extra.map { [$0] } }),
+        ]
+    }
+
     var header: String {
-        line(["id", "firstName", "lastName", "company", "age", "favorite", "groups", "displayName", "sectionKey"]
-            + numbered("phone", maxChildren.phones, ["Type", "Value", "E164"])
-            + numbered("email", maxChildren.emails, ["Type", "Value"])
-            + numbered("address", maxChildren.addresses,
-                       ["Type", "Street1", "Street2", "City", "State", "Zipcode", "Country"])
-            + numbered("messenger", maxChildren.messengers, ["Service", "Handle"]))
+        line(Self.fields.map(\.name) + lists.flatMap { list in
+            list.count == 0 ? [] : (1...list.count).flatMap { index in list.parts.map { "\(list.name)\(index)\($0)" } }
+        })
     }
 
     func row(_ contact: Contact) -> String {
-        var fields = [
-            contact.id, contact.firstName ?? "", contact.lastName ?? "", contact.company ?? "",
-            contact.age.map(String.init) ?? "", contact.isFavorite ? "true" : "false",
-            contact.groups.joined(separator: "; "), contact.displayName, contact.sectionKey,
-        ]
-        fields += padded(contact.phones.map { [$0.type, $0.value, $0.e164 ?? ""] }, maxChildren.phones, 3)
-        fields += padded(contact.emails.map { [$0.type, $0.value] }, maxChildren.emails, 2)
-        fields += padded(contact.addresses.map { [$0.type, $0.street1, $0.street2, $0.city, $0.state, $0.zipcode, $0.country] },
-                         maxChildren.addresses, 7)
-        fields += padded(contact.messengers.map { [$0.service, $0.handle] }, maxChildren.messengers, 2)
-        return line(fields)
-    }
-
-    private func numbered(_ name: String, _ count: Int, _ parts: [String]) -> [String] {
-        count == 0 ? [] : (1...count).flatMap { index in parts.map { "\(name)\(index)\($0)" } }
-    }
-
-    private func padded(_ items: [[String]], _ count: Int, _ width: Int) -> [String] {
-        items.flatMap { $0 } + Array(repeating: "", count: (count - items.count) * width)
+        line(Self.fields.map { $0.value(contact) } + lists.flatMap { list in
+            list.entries(contact).flatMap { $0 } + Array(repeating: "", count: (list.count - list.entries(contact).count) * list.parts.count)
+        })
     }
 
     private func line(_ fields: [String]) -> String {

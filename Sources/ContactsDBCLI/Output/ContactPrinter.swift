@@ -78,9 +78,7 @@ enum ContactPrinter {
 
     /// The contacts as CSV, with as many numbered columns as they need.
     static func csv(_ contacts: [Contact]) -> String {
-        let table = CSVTable(maxChildren: ChildCounts(
-            phones: contacts.map(\.phones.count).max() ?? 0, emails: contacts.map(\.emails.count).max() ?? 0,
-            addresses: contacts.map(\.addresses.count).max() ?? 0, messengers: contacts.map(\.messengers.count).max() ?? 0))
+        let table = CSVTable(maxChildren: ChildCounts(mostIn: contacts))
         return table.header + contacts.map(table.row).joined()
     }
 

@@ -1,0 +1,306 @@
+import Foundation
+
+/// One unfolded vCard content line, `group.NAME;PARAM=a,b:value`, with its
+/// value decoded to text: quoted-printable undone and the bytes read in
+/// their CHARSET (or, without one, as UTF-8 when they are valid UTF-8 and
+/// else in the file's evident legacy charset). Decoding comes before
+/// unescaping, so a Shift_JIS trail byte 0x5C is never read as a backslash.
+struct VCardContentLine {
+    /// The group as written (`item1`), or nil.
+    var group: String?
+    /// The name, upper-cased.
+    var name: String
+    /// The name as written, for lines kept verbatim.
+    var writtenName: String
+    /// Parameters in order, names upper-cased; vCard 2.1's bare values
+    /// (`TEL;CELL:`) have no values.
+    var parameters: [(name: String, values: [String])]
+    /// The parameters as written, but ENCODING=QUOTED-PRINTABLE and CHARSET,
+    /// which describe bytes this line no longer holds.
+    var writtenParameters: [String]
+    /// The value as text, still escaped as the card wrote it.
+    var value: String
+    /// The CHARSET the line named, if any.
+    var charset: String?
+
+    func parameter(_ name: String) -> [String] {
+        parameters.filter { $0.name == name }.flatMap(\.values)
+    }
+
+    func has(_ name: String) -> Bool { parameters.contains { $0.name == name } }
+
+    /// TYPE values, lower-cased, including vCard 2.1's bare ones
+    /// (`TEL;WORK;VOICE:`) and comma lists (`TYPE=work,voice`).
+    var types: [String] {
+        parameters.filter { $0.name == "TYPE" || $0.values.isEmpty }
+            .flatMap { $0.values.isEmpty ? [$0.name] : $0.values }
+            .flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() } }
+    }
+
+    /// The line as it is kept in `extra`: unfolded, its value as text with
+    /// newlines escaped (`\n`) as vCard 3.0 and 4.0 write them.
+    var keptText: String {
+        let head = ([(group.map { $0 + "." } ?? "") + writtenName] + writtenParameters).joined(separator: ";")
+        return head + ":" + value.replacingOccurrences(of: "\r\n", with: "\\n").replacingOccurrences(of: "\n", with: "\\n")
+            .replacingOccurrences(of: "\r", with: "\\n")
+    }
+
+    // MARK: - Reading
+
+    /// The logical lines of one card's bytes with their first line number
+    /// (1-based), unfolded: a line starting with a space or tab continues
+    /// the one before (RFC folding), as does the line after a
+    /// quoted-printable value's soft line break (`=` at the end).
+    ///
+    /// Each physical line is appended once to the logical line it continues,
+    /// so a card of any number of folds reads in time linear in its size.
+    static func logicalLines(_ bytes: [UInt8]) -> [(number: Int, bytes: [UInt8])] {
+        var result: [(Int, [UInt8])] = []
+        var current: [UInt8] = [], currentNumber = 0, isQuotedPrintable = false
+        // The head is scanned as it arrives, each byte once, so that no fold
+        // rescans what came before.
+        var headEnded = false, scanned = 0, inQuotes = false
+        var lineNumber = 0, start = 0
+        func finish() {
+            if !current.isEmpty { result.append((currentNumber, current)) }
+            current = []
+            headEnded = false
+            scanned = 0
+            inQuotes = false
+            isQuotedPrintable = false
+        }
+        func noteHead() {
+            while !headEnded && scanned < current.count {
+                let byte = current[scanned]
+                if byte == UInt8(ascii: "\"") { inQuotes.toggle() }
+                if byte == UInt8(ascii: ":") && !inQuotes {
+                    headEnded = true
+                    isQuotedPrintable = String(decoding: current[..<scanned], as: UTF8.self).uppercased()
+                        .contains("QUOTED-PRINTABLE")
+                }
+                scanned += 1
+            }
+        }
+        while start <= bytes.count {
+            var end = start
+            while end < bytes.count, bytes[end] != 0x0A, bytes[end] != 0x0D { end += 1 }
+            lineNumber += 1
+            let line = bytes[start..<end]
+            if let first = line.first, first == 0x20 || first == 0x09, !current.isEmpty {
+                current += line.dropFirst()
+            } else if isQuotedPrintable, current.last == UInt8(ascii: "=") {
+                current.removeLast()
+                current += line
+            } else {
+                finish()
+                if !line.isEmpty {
+                    current = Array(line)
+                    currentNumber = lineNumber
+                }
+            }
+            noteHead()
+            if end >= bytes.count { break }
+            start = end + (bytes[end] == 0x0D && end + 1 < bytes.count && bytes[end + 1] == 0x0A ? 2 : 1)
+        }
+        finish()
+        return result
+    }
+
+    /// The offset of the colon that ends a line's head (the first one
+    /// outside double quotes), or nil.
+    private static func headEnd(_ bytes: [UInt8]) -> Int? {
+        var inQuotes = false
+        for (offset, byte) in bytes.enumerated() {
+            if byte == UInt8(ascii: "\"") { inQuotes.toggle() }
+            if byte == UInt8(ascii: ":") && !inQuotes { return offset }
+        }
+        return nil
+    }
+
+    /// Parses one logical line; nil when it has no colon or no name.
+    /// - parameter legacyCharset: the charset for 8-bit text that names
+    ///   none and is not UTF-8.
+    init?(_ bytes: [UInt8], legacyCharset: String.Encoding) {
+        guard let colon = Self.headEnd(bytes) else { return nil }
+        let head = Self.text(Array(bytes[..<colon]), charset: nil, legacyCharset: legacyCharset)
+        var pieces: [String] = [], current = "", inQuotes = false
+        for character in head {
+            if character == "\"" {
+                inQuotes.toggle()
+                current.append(character)
+            } else if character == ";" && !inQuotes {
+                pieces.append(current)
+                current = ""
+            } else {
+                current.append(character)
+            }
+        }
+        pieces.append(current)
+        let nameWithGroup = pieces[0].trimmingCharacters(in: .whitespaces)
+        let nameParts = nameWithGroup.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+        // `a.b.NAME` keeps all but the last part as the group.
+        if let dot = nameWithGroup.lastIndex(of: ".") {
+            group = String(nameWithGroup[..<dot])
+            writtenName = String(nameWithGroup[nameWithGroup.index(after: dot)...])
+        } else {
+            group = nil
+            writtenName = nameParts[0]
+        }
+        name = writtenName.uppercased()
+        guard !name.isEmpty else { return nil }
+        var parameters: [(String, [String])] = [], written: [String] = []
+        var isQuotedPrintable = false, charset: String?
+        for piece in pieces.dropFirst() where !piece.isEmpty {
+            guard let equals = piece.firstIndex(of: "=") else {
+                if piece.uppercased() == "QUOTED-PRINTABLE" { isQuotedPrintable = true; continue }
+                parameters.append((piece.uppercased(), []))
+                written.append(piece)
+                continue
+            }
+            let parameterName = piece[..<equals].uppercased()
+            let value = String(piece[piece.index(after: equals)...])
+            if parameterName.isEmpty {
+                // `TEL;=x:1` keeps x as a bare value, as vCard 2.1 writes types.
+                if !value.isEmpty {
+                    parameters.append((value.uppercased(), []))
+                    written.append(value)
+                }
+                continue
+            }
+            let unquoted = value.count >= 2 && value.hasPrefix("\"") && value.hasSuffix("\"")
+                ? String(value.dropFirst().dropLast()) : value
+            switch parameterName {
+            case "ENCODING" where unquoted.uppercased() == "QUOTED-PRINTABLE":
+                isQuotedPrintable = true
+            case "CHARSET":
+                charset = unquoted
+            default:
+                parameters.append((parameterName, [unquoted]))
+                written.append(piece)
+            }
+        }
+        self.parameters = parameters
+        writtenParameters = written
+        var valueBytes = Array(bytes[(colon + 1)...])
+        if isQuotedPrintable { valueBytes = Self.quotedPrintableBytes(valueBytes) }
+        value = Self.text(valueBytes, charset: charset, legacyCharset: legacyCharset)
+        self.charset = charset
+    }
+
+    /// The charset a CHARSET parameter names, if Foundation reads it.
+    static func encoding(named name: String) -> String.Encoding? {
+        switch name.lowercased().replacingOccurrences(of: "_", with: "-") {
+        case "utf-8", "utf8": .utf8
+        case "us-ascii", "ascii": .ascii
+        case "iso-8859-1", "latin1", "latin-1": .isoLatin1
+        case "iso-8859-2", "latin2": .isoLatin2
+        case "windows-1250", "cp1250": .windowsCP1250
+        case "windows-1251", "cp1251": .windowsCP1251
+        case "windows-1252", "cp1252": .windowsCP1252
+        case "windows-1253", "cp1253": .windowsCP1253
+        case "windows-1254", "cp1254": .windowsCP1254
+        case "shift-jis", "sjis", "x-sjis", "ms-kanji", "windows-31j", "cp932": .shiftJIS
+        case "euc-jp": .japaneseEUC
+        case "iso-2022-jp": .iso2022JP
+        case "utf-16": .utf16
+        case "utf-16be": .utf16BigEndian
+        case "utf-16le": .utf16LittleEndian
+        default: nil
+        }
+    }
+
+    /// Bytes as text: in `charset` when named and readable in it; else
+    /// UTF-8 when valid; else the legacy charset; else Latin-1, which reads
+    /// every byte, so no text gains a U+FFFD it did not hold.
+    static func text(_ bytes: [UInt8], charset: String?, legacyCharset: String.Encoding) -> String {
+        if !bytes.contains(where: { $0 >= 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
+        let data = Data(bytes)
+        if let charset, let encoding = encoding(named: charset), let text = String(data: data, encoding: encoding) {
+            return text
+        }
+        if let text = String(validating: bytes, as: UTF8.self) { return text }
+        return String(data: data, encoding: legacyCharset) ?? String(data: data, encoding: .isoLatin1)
+            ?? String(decoding: bytes, as: UTF8.self)
+    }
+
+    static func quotedPrintableBytes(_ utf8: [UInt8]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(utf8.count)
+        var index = 0
+        while index < utf8.count {
+            if utf8[index] == UInt8(ascii: "="), index + 2 < utf8.count,
+               let high = hexValue(utf8[index + 1]), let low = hexValue(utf8[index + 2]) {
+                bytes.append(high << 4 | low)
+                index += 3
+            } else {
+                bytes.append(utf8[index])
+                index += 1
+            }
+        }
+        return bytes
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
+    // MARK: - Values
+
+    /// Splits at unescaped `separator` (none when nil) and unescapes each part.
+    static func components(_ value: String, separator: Character? = ";") -> [String] {
+        var parts: [String] = [], current = "", escaped = false
+        for character in value {
+            if escaped {
+                switch character {
+                case "n", "N": current.append("\n")
+                default: current.append(character)
+                }
+                escaped = false
+            } else if character == "\\" {
+                escaped = true
+            } else if character == separator {
+                parts.append(current)
+                current = ""
+            } else {
+                current.append(character)
+            }
+        }
+        if escaped { current.append("\\") }
+        parts.append(current)
+        return parts
+    }
+
+    /// The value unescaped as one text.
+    var text: String { Self.components(value, separator: nil)[0] }
+
+    /// The structured value's components, unescaped.
+    var components: [String] { Self.components(value) }
+}
+
+/// Text files in UTF-16 or UTF-32 (told by their byte-order mark) as UTF-8,
+/// so that every reader sees one encoding; nil for any other file.
+enum UnicodeTranscoding {
+    static func utf8(_ bytes: UnsafeBufferPointer<UInt8>) -> Data? {
+        let encoding: String.Encoding
+        if bytes.starts(with: [0xFF, 0xFE, 0x00, 0x00]) {
+            encoding = .utf32LittleEndian
+        } else if bytes.starts(with: [0x00, 0x00, 0xFE, 0xFF]) {
+            encoding = .utf32BigEndian
+        } else if bytes.starts(with: [0xFF, 0xFE]) {
+            encoding = .utf16LittleEndian
+        } else if bytes.starts(with: [0xFE, 0xFF]) {
+            encoding = .utf16BigEndian
+        } else {
+            return nil
+        }
+        let bomLength = encoding == .utf32LittleEndian || encoding == .utf32BigEndian ? 4 : 2
+        let body = Data(bytes[bomLength...])
+        let text = String(data: body, encoding: encoding) ?? String(decoding: body, as: UTF8.self)
+        return Data(text.utf8)
+    }
+}

@@ -1,0 +1,213 @@
+import Foundation
+
+/// Maps one card's content lines to a draft (SPEC §The whole card): every
+/// property the model holds to its field, and every other line, verbatim,
+/// to `extra`, so that the card comes out again with nothing lost. A
+/// property the model holds once (N, FN, BDAY, NOTE, …) that comes again is
+/// kept in `extra` too, as is a value the field cannot hold as written (a
+/// birthday that is not a date).
+struct VCardPropertyMapper {
+    /// The names of the lines kept in `extra`, one entry per line.
+    private(set) var keptNames: [String] = []
+
+    private var draft = ContactDraft()
+    private var seen: Set<String> = []
+
+    /// PRODID, REV and VERSION describe the file, not the contact: the
+    /// writer sets them on export.
+    private static let fileProperties: Set<String> = ["VERSION", "PRODID", "REV"]
+
+    mutating func draft(from lines: [VCardContentLine]) throws -> ContactDraft {
+        // Apple's item groups: `item1.TEL:…` labelled by `item1.X-ABLabel:…`.
+        var labels: [String: String] = [:]
+        for line in lines where line.name == "X-ABLABEL" {
+            if let group = line.group?.lowercased() { labels[group] = line.text }
+        }
+        var labelledGroups: Set<String> = []
+        for line in lines where line.name != "X-ABLABEL" {
+            let label = line.group.flatMap { labels[$0.lowercased()] }.map(VCardLabels.label(abLabel:))
+            if try map(line, label: label), label != nil, let group = line.group {
+                labelledGroups.insert(group.lowercased())
+            }
+        }
+        // A label whose property was mapped went with it; any other stays.
+        for line in lines where line.name == "X-ABLABEL" {
+            if !labelledGroups.contains(line.group?.lowercased() ?? "") { keep(line) }
+        }
+        return draft
+    }
+
+    /// Maps one line to its field; false when it was kept in `extra`.
+    private mutating func map(_ line: VCardContentLine, label: String?) throws -> Bool {
+        if Self.fileProperties.contains(line.name) { return true }
+        let isFirst = seen.insert(line.name).inserted
+        switch line.name {
+        case "N" where isFirst:
+            let parts = line.components + Array(repeating: "", count: 5)
+            draft.lastName = Self.nonEmpty(parts[0])
+            draft.firstName = Self.nonEmpty(parts[1])
+            draft.middleName = Self.nonEmpty(parts[2])
+            draft.namePrefix = Self.nonEmpty(parts[3])
+            draft.nameSuffix = Self.nonEmpty(parts[4])
+            guard line.components.count <= 5, line.parameters.isEmpty else { return keepWhole(line, isFirst) }
+        case "FN" where isFirst && line.parameters.isEmpty:
+            draft.formattedName = Self.nonEmpty(line.text)
+        case "ORG" where isFirst && line.parameters.isEmpty:
+            let parts = line.components
+            draft.company = Self.nonEmpty(parts[0])
+            draft.department = Self.nonEmpty(parts.dropFirst().joined(separator: ";"))
+        case "TITLE" where isFirst && line.parameters.isEmpty:
+            draft.jobTitle = Self.nonEmpty(line.text)
+        case "ROLE" where isFirst && line.parameters.isEmpty:
+            draft.role = Self.nonEmpty(line.text)
+        case "NICKNAME" where isFirst && line.parameters.isEmpty:
+            draft.nickname = Self.nonEmpty(VCardContentLine.components(line.value, separator: ",").joined(separator: ","))
+        case "NOTE" where isFirst && line.parameters.isEmpty:
+            draft.note = Self.nonEmpty(line.text)
+        case "UID" where isFirst:
+            draft.id = Self.nonEmpty(line.text.trimmingCharacters(in: .whitespaces))
+        case "KIND" where isFirst, "X-ABSHOWAS" where isFirst:
+            let value = line.text.trimmingCharacters(in: .whitespaces).lowercased()
+            switch (line.name, value) {
+            case ("KIND", "org"), ("KIND", "organization"), ("X-ABSHOWAS", "company"): draft.kind = .organization
+            case ("KIND", "individual"): break
+            default: return keep(line)
+            }
+        case "BDAY" where isFirst:
+            guard let date = Self.date(line) else { return keep(line) }
+            draft.birthday = date
+        case "ANNIVERSARY", "X-ABDATE":
+            guard let date = Self.date(line) else { return keep(line) }
+            let type = line.name == "ANNIVERSARY" ? "anniversary" : label ?? VCardLabels.label(types: line.types, fallback: "other")
+            draft.dates.append(LabeledValue(type: type, value: date))
+        case "X-PHONETIC-FIRST-NAME" where draft.phoneticFirstName == nil:
+            draft.phoneticFirstName = Self.nonEmpty(line.text)
+        case "X-PHONETIC-MIDDLE-NAME" where draft.phoneticMiddleName == nil:
+            draft.phoneticMiddleName = Self.nonEmpty(line.text)
+        case "X-PHONETIC-LAST-NAME" where draft.phoneticLastName == nil:
+            draft.phoneticLastName = Self.nonEmpty(line.text)
+        case "TEL":
+            let value = line.value.lowercased().hasPrefix("tel:") ? String(line.text.dropFirst(4)) : line.text
+            guard !value.trimmingCharacters(in: .whitespaces).isEmpty, Self.holdsOnlyLabels(line) else { return keep(line) }
+            draft.phones.append(Phone(type: label ?? VCardLabels.label(types: line.types, fallback: "other"),
+                                      value: value, preferred: Self.isPreferred(line)))
+        case "EMAIL":
+            guard !line.text.trimmingCharacters(in: .whitespaces).isEmpty, Self.holdsOnlyLabels(line) else { return keep(line) }
+            draft.emails.append(Email(type: label ?? VCardLabels.label(types: line.types, fallback: "other"),
+                                      value: line.text, preferred: Self.isPreferred(line)))
+        case "ADR":
+            let parts = line.components
+            guard parts.count <= 7, parts.contains(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }),
+                  Self.holdsOnlyLabels(line) else { return keep(line) }
+            let padded = parts + Array(repeating: "", count: 7 - parts.count)
+            draft.addresses.append(Address(
+                type: label ?? VCardLabels.label(types: line.types, fallback: "other"), street1: padded[2],
+                street2: padded[1], city: padded[3], state: padded[4], zipcode: padded[5], country: padded[6],
+                poBox: padded[0], preferred: Self.isPreferred(line)))
+        case "URL":
+            guard !line.text.isEmpty, Self.holdsOnlyLabels(line) else { return keep(line) }
+            draft.urls.append(LabeledValue(type: label ?? VCardLabels.label(types: line.types, fallback: "other"), value: line.text))
+        case "RELATED" where line.parameters.allSatisfy({ ["TYPE", "VALUE"].contains($0.name) }):
+            guard !line.text.isEmpty else { return keep(line) }
+            draft.relations.append(Relation(type: label ?? VCardLabels.label(types: line.types, fallback: "other"), name: line.text))
+        case "X-ABRELATEDNAMES" where line.parameters.isEmpty:
+            guard !line.text.isEmpty else { return keep(line) }
+            draft.relations.append(Relation(type: label ?? "other", name: line.text))
+        case "X-SOCIALPROFILE" where line.parameters.allSatisfy({ ["TYPE", "X-USER"].contains($0.name) }):
+            guard let service = line.parameter("TYPE").first, line.parameter("TYPE").count == 1 else { return keep(line) }
+            draft.socialProfiles.append(SocialProfile(
+                service: service, handle: line.parameter("X-USER").first ?? "", url: line.text))
+        case "IMPP":
+            return mapMessenger(line)
+        case "CATEGORIES" where isFirst && line.parameters.isEmpty:
+            draft.groups += VCardContentLine.components(line.value, separator: ",")
+                .filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+        case "X-CONTACTSDB-AGE" where isFirst:
+            guard let age = Int(line.text.trimmingCharacters(in: .whitespaces)) else { return keep(line) }
+            draft.age = age
+        case "X-CONTACTSDB-FAVORITE" where isFirst:
+            draft.isFavorite = line.text.trimmingCharacters(in: .whitespaces).uppercased() == "TRUE"
+        default:
+            return keep(line)
+        }
+        return true
+    }
+
+    /// IMPP: any service. The five the filters know are stored by name; the
+    /// handle drops a URI scheme that only repeats the service.
+    private mutating func mapMessenger(_ line: VCardContentLine) -> Bool {
+        let uri = line.text.trimmingCharacters(in: .whitespaces)
+        let scheme = uri.split(separator: ":", maxSplits: 1).first.map(String.init) ?? ""
+        let serviceType = line.parameter("X-SERVICE-TYPE").first
+        let given = serviceType ?? scheme
+        let known = MessengerService(rawValue: given.lowercased())?.rawValue
+        guard !uri.isEmpty, !given.isEmpty, uri.contains(":") || serviceType != nil,
+              known != nil || line.parameters.allSatisfy({ $0.name == "X-SERVICE-TYPE" }) else { return keep(line) }
+        // Apple's `x-apple:` scheme stands for "no scheme"; the service is
+        // in X-SERVICE-TYPE.
+        let isBareScheme = scheme.lowercased() == given.lowercased() || scheme.lowercased() == "x-apple"
+        let handle = isBareScheme ? String(uri.dropFirst(scheme.count + 1)) : uri
+        guard !handle.isEmpty else { return keep(line) }
+        draft.messengers.append(Messenger(service: known ?? given, handle: handle))
+        return true
+    }
+
+    /// Keeps a line verbatim in `extra`; returns false.
+    @discardableResult
+    private mutating func keep(_ line: VCardContentLine) -> Bool {
+        draft.extra.append(line.keptText)
+        keptNames.append(line.name)
+        return false
+    }
+
+    /// Keeps the whole line (an N with more than five components, or with
+    /// parameters) instead of the fields just read from it.
+    private mutating func keepWhole(_ line: VCardContentLine, _ isFirst: Bool) -> Bool {
+        (draft.lastName, draft.firstName, draft.middleName, draft.namePrefix, draft.nameSuffix) = (nil, nil, nil, nil, nil)
+        if isFirst { seen.remove(line.name) }
+        return keep(line)
+    }
+
+    /// Whether a line's parameters are only what a label and a preference
+    /// are made of (TYPE, bare 2.1 types, PREF, VALUE): anything else
+    /// (a GEO, a LABEL, a PID) keeps the line whole in `extra`.
+    private static func holdsOnlyLabels(_ line: VCardContentLine) -> Bool {
+        line.parameters.allSatisfy { $0.values.isEmpty || ["TYPE", "PREF", "VALUE"].contains($0.name) }
+    }
+
+    private static func isPreferred(_ line: VCardContentLine) -> Bool {
+        line.types.contains("pref") || line.parameter("PREF").contains("1")
+    }
+
+    /// A BDAY or date value as `YYYY-MM-DD` or `--MM-DD`: from ISO 8601's
+    /// basic or extended form (`19750412`, `1975-04-12`, `--0412`,
+    /// `--04-12`), and Apple's year-omitted form (`1604-04-12` with
+    /// X-APPLE-OMIT-YEAR=1604). Nil for a text, a time of day or other
+    /// parameters, which stay as written in `extra`.
+    private static func date(_ line: VCardContentLine) -> String? {
+        guard line.parameters.allSatisfy({ ["VALUE", "X-APPLE-OMIT-YEAR"].contains($0.name) }),
+              line.parameter("VALUE").allSatisfy({ $0.lowercased() == "date" }) else { return nil }
+        let text = line.text.trimmingCharacters(in: .whitespaces)
+        let digits = text.filter(\.isNumber)
+        let yearless = text.hasPrefix("--")
+        let extended = text.contains("-") && !yearless || (yearless && text.dropFirst(2).contains("-"))
+        guard text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "-") }) else { return nil }
+        let form: String
+        switch (yearless, digits.count, extended) {
+        case (true, 4, false) where text.count == 6, (true, 4, true) where text.count == 7:
+            form = "--" + digits.prefix(2) + "-" + digits.suffix(2)
+        case (false, 8, false) where text.count == 8, (false, 8, true) where text.count == 10:
+            form = digits.prefix(4) + "-" + digits.dropFirst(4).prefix(2) + "-" + digits.suffix(2)
+        default:
+            return nil
+        }
+        guard var date = PartialDate(form) else { return nil }
+        if let omitted = line.parameter("X-APPLE-OMIT-YEAR").first, Int(omitted) == date.year { date.year = nil }
+        else if !line.parameter("X-APPLE-OMIT-YEAR").isEmpty { return nil }
+        return date.text
+    }
+
+    private static func nonEmpty(_ text: String) -> String? {
+        text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : text
+    }
+}

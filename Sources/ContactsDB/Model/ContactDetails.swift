@@ -1,0 +1,83 @@
+/// Everything a phone's or a mail client's address book holds beyond the
+/// names, phones, emails, addresses and messengers (SPEC §The whole card).
+///
+/// ``Contact`` and ``ContactDraft`` each hold one and expose its fields as
+/// their own (`contact.birthday`), so the list of fields lives here once.
+public struct ContactDetails: Hashable, Sendable {
+    public var kind: ContactKind = .individual
+    public var namePrefix: String?
+    public var middleName: String?
+    public var nameSuffix: String?
+    public var phoneticFirstName: String?
+    public var phoneticMiddleName: String?
+    public var phoneticLastName: String?
+    /// One nickname, or several separated by commas as vCard lists them.
+    public var nickname: String?
+    /// The formatted name as the card wrote it, kept only where it differs
+    /// from the derived `displayName`.
+    public var formattedName: String?
+    /// The organization's units below the company, separated by `;`.
+    public var department: String?
+    public var jobTitle: String?
+    public var role: String?
+    /// `YYYY-MM-DD`, or `--MM-DD` when the year is unknown.
+    public var birthday: String?
+    /// Anniversaries and other dates, each `YYYY-MM-DD` or `--MM-DD`.
+    public var dates: [LabeledValue] = []
+    /// Free text, newlines kept; up to 64 KiB.
+    public var note: String?
+    public var urls: [LabeledValue] = []
+    public var relations: [Relation] = []
+    public var socialProfiles: [SocialProfile] = []
+    /// The card's properties the model does not hold, each an unfolded
+    /// content line as read (`item3.X-CUSTOM;TYPE=foo:value`), written back
+    /// on export.
+    public var extra: [String] = []
+
+    public init() {}
+
+    /// Whether any list below is non-empty: the reader skips their tables
+    /// for contacts that hold none.
+    var hasLists: Bool {
+        !dates.isEmpty || !urls.isEmpty || !relations.isEmpty || !socialProfiles.isEmpty || !extra.isEmpty
+    }
+}
+
+public enum ContactKind: String, CaseIterable, Hashable, Sendable {
+    case individual, organization
+}
+
+/// A labelled value: a date (`anniversary` or a custom label) or a URL.
+public struct LabeledValue: Hashable, Sendable {
+    public var type: String
+    public var value: String
+
+    public init(type: String, value: String) {
+        self.type = type
+        self.value = value
+    }
+}
+
+/// A related person: spouse, child, parent, assistant, … or a custom label.
+public struct Relation: Hashable, Sendable {
+    public var type: String
+    public var name: String
+
+    public init(type: String, name: String) {
+        self.type = type
+        self.name = name
+    }
+}
+
+/// A profile on a social service, by handle, URL or both.
+public struct SocialProfile: Hashable, Sendable {
+    public var service: String
+    public var handle: String
+    public var url: String
+
+    public init(service: String, handle: String = "", url: String = "") {
+        self.service = service
+        self.handle = handle
+        self.url = url
+    }
+}

@@ -1,0 +1,61 @@
+/// A calendar date whose year may be unknown: `YYYY-MM-DD` or `--MM-DD`,
+/// as birthdays and anniversaries are kept (SPEC §The whole card).
+public struct PartialDate: Hashable, Sendable {
+    public var year: Int?
+    public var month: Int
+    public var day: Int
+
+    /// Reads `YYYY-MM-DD` or `--MM-DD`; nil for anything else, or a day the
+    /// calendar lacks (29 February is a day of a year unknown).
+    public init?(_ text: String) {
+        let bytes = Array(text.utf8)
+        func number(_ range: Range<Int>) -> Int? {
+            guard range.upperBound <= bytes.count else { return nil }
+            var value = 0
+            for byte in bytes[range] {
+                guard (0x30...0x39).contains(byte) else { return nil }
+                value = value * 10 + Int(byte - 0x30)
+            }
+            return value
+        }
+        switch bytes.count {
+        case 10 where bytes[4] == UInt8(ascii: "-") && bytes[7] == UInt8(ascii: "-"):
+            guard let year = number(0..<4), year > 0 else { return nil }
+            self.year = year
+        case 7 where bytes[0] == UInt8(ascii: "-") && bytes[1] == UInt8(ascii: "-") && bytes[4] == UInt8(ascii: "-"):
+            year = nil
+        default:
+            return nil
+        }
+        let offset = bytes.count - 5
+        guard let month = number(offset..<offset + 2), let day = number(offset + 3..<offset + 5),
+              (1...12).contains(month), day >= 1, day <= Self.days(inMonth: month, year: year) else { return nil }
+        self.month = month
+        self.day = day
+    }
+
+    public init(year: Int?, month: Int, day: Int) {
+        self.year = year
+        self.month = month
+        self.day = day
+    }
+
+    /// `YYYY-MM-DD`, or `--MM-DD` without a year.
+    public var text: String {
+        let monthDay = Self.twoDigits(month) + "-" + Self.twoDigits(day)
+        guard let year else { return "--" + monthDay }
+        return String(repeating: "0", count: max(0, 4 - String(year).count)) + String(year) + "-" + monthDay
+    }
+
+    static func days(inMonth month: Int, year: Int?) -> Int {
+        switch month {
+        case 2:
+            guard let year else { return 29 }
+            return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    private static func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : String(value) }
+}

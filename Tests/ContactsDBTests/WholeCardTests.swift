@@ -1,0 +1,216 @@
+import Foundation
+import Testing
+@testable import ContactsDB
+
+/// SPEC §The whole card: every field in and out of every format, the
+/// typed/imported validation split, charsets, and the derived fields that
+/// follow the richer card.
+@Suite struct WholeCardTests {
+    /// A draft holding every field of the whole card.
+    static var everyField: ContactDraft {
+        var draft = ContactDraft(
+            id: "urn:uuid:0e5b2d7c-4a55-4c1b-9d2e-7f4ad1c0e001", firstName: "Jane", lastName: "Doe", company: "Acme; Inc",
+            age: 41, phones: [Phone(type: "home fax", value: "+1 415 555 0100"), Phone(type: "iPhone", value: "+1 415 555 0101", preferred: true)],
+            emails: [Email(type: "Cottage", value: "jane@example.com", preferred: true)],
+            addresses: [Address(type: "work", street1: "1 Main St", city: "Springfield", zipcode: "62701", country: "USA",
+                                poBox: "PO Box 5", preferred: true)],
+            messengers: [Messenger(service: "telegram", handle: "@jane")], groups: ["Friends"])
+        draft.namePrefix = "Dr."
+        draft.middleName = "Q."
+        draft.nameSuffix = "Jr."
+        draft.phoneticFirstName = "Jayn"
+        draft.phoneticLastName = "Dough"
+        draft.nickname = "JJ,Janie"
+        draft.formattedName = "Dr. Jane Doe"
+        draft.department = "R&D;Lab 3"
+        draft.jobTitle = "Chief, Research"
+        draft.role = "Lead"
+        draft.birthday = "1980-02-29"
+        draft.dates = [LabeledValue(type: "anniversary", value: "--06-01"), LabeledValue(type: "First met", value: "2001-09-10")]
+        draft.note = "Line one;\nline two, with a \\ backslash"
+        draft.urls = [LabeledValue(type: "work", value: "https://acme.example/jane"), LabeledValue(type: "Blog", value: "https://jane.example")]
+        draft.relations = [Relation(type: "spouse", name: "John Doe"), Relation(type: "Godmother", name: "Ann")]
+        draft.socialProfiles = [SocialProfile(service: "twitter", handle: "jdoe", url: "https://twitter.com/jdoe")]
+        draft.extra = ["item7.X-CUSTOM;TYPE=foo:bar\\, baz", "X-ANDROID-CUSTOM:vnd.android.cursor.item/nickname;JJ;1;;;;;;;;;;;;;"]
+        return draft
+    }
+
+    func stored(_ draft: ContactDraft) throws -> (ContactStore, Contact) {
+        let store = try ContactStore.makeEmpty()
+        let contact = try store.add(draft)
+        return (store, contact)
+    }
+
+    @Test func everyFieldIsStoredAndReadBack() throws {
+        let (store, contact) = try stored(Self.everyField)
+        #expect(contact.draft == Self.everyField)
+        #expect(try store.contact(id: contact.id)?.draft == Self.everyField)
+        // The formatted name is kept as it differs from the derived one.
+        #expect(contact.displayName == "Dr. Jane Q. Doe Jr." && contact.formattedName == "Dr. Jane Doe")
+    }
+
+    @Test(arguments: VCardVersion.allCases)
+    func everyFieldSurvivesVCard(_ version: VCardVersion) throws {
+        let (_, contact) = try stored(Self.everyField)
+        let text = contact.vCard(version: version)
+        let copy = try ContactStore.makeEmpty()
+        let report = try copy.importContacts(from: [.data(Data(text.utf8), source: "card.vcf")])
+        #expect(report.imported == 1 && report.extraProperties.isEmpty == false)
+        #expect(try copy.contact(id: contact.id)?.draft == Self.everyField, "\(text)")
+    }
+
+    @Test func everyFieldSurvivesJSON() throws {
+        let (_, contact) = try stored(Self.everyField)
+        let copy = try ContactStore.makeEmpty()
+        _ = try copy.importContacts(Data(("[" + contact.jsonText + "]").utf8), source: "contacts.json")
+        #expect(try copy.contact(id: contact.id)?.draft == Self.everyField)
+    }
+
+    @Test func typedInputKeepsEveryRuleWhileAnImportKeepsWhatItCanRead() throws {
+        var draft = ContactDraft(phones: [Phone(value: "*100#"), Phone(value: "900")], emails: [Email(value: "root@localhost")],
+                                 messengers: [Messenger(service: "skype", handle: "jane.d")])
+        let store = try ContactStore.makeEmpty()
+        #expect(invalidField { _ = try store.add(draft) } == "firstName")
+        draft.nickname = "Jay"
+        #expect(invalidField { _ = try store.add(draft) } == "firstName")
+        draft.firstName = "Jane"
+        #expect(invalidField { _ = try store.add(draft) } == "phones[0].value")
+        #expect(try store.rowCount("contact") == 0)
+
+        draft.firstName = nil
+        let report = try store.importContacts(from: [.data(Data(("[" + draft.jsonText + "]").utf8), source: "book.json")])
+        #expect(report.imported == 1)
+        #expect(report.unusual == { var counts = UnusualValues(); counts.phones = 2; counts.emails = 1; counts.messengers = 1
+                                     counts.unnamedContacts = 1; return counts }())
+        #expect(report.unusual.summary == "2 phone numbers, 1 email address, 1 messenger of another service and 1 contact without a first name, last name or company")
+        let kept = try #require(try store.contacts(matching: ContactQuery()).first)
+        #expect(kept.phones.map(\.value) == ["*100#", "900"] && kept.phones.allSatisfy { $0.e164 == nil })
+        #expect(kept.displayName == "Jay")
+
+        // What no reader can make sense of is still refused.
+        let nameless = #"[{"phones": [], "emails": []}]"#
+        #expect(invalidField { _ = try store.importContacts(Data(nameless.utf8), source: "bad.json") } == "contacts[0].firstName")
+        let badDate = #"[{"firstName": "A", "birthday": "1990/04/12"}]"#
+        #expect(invalidField { _ = try store.importContacts(Data(badDate.utf8), source: "bad.json") } == "contacts[0].birthday")
+        #expect(try store.rowCount("contact") == 1)
+    }
+
+    @Test func displayNameFallsBackThroughNicknameCompanyPhoneAndEmail() throws {
+        let store = try ContactStore.makeEmpty()
+        func imported(_ json: String) throws -> Contact {
+            let id = UUID().uuidString
+            _ = try store.importContacts(Data("[{\"id\": \"\(id)\", \(json)}]".utf8), source: "c.json")
+            return try #require(try store.contact(id: id))
+        }
+        #expect(try imported(#""nickname": "Bee", "company": "Hive""#).displayName == "Bee")
+        #expect(try imported(#""company": "Hive", "phones": [{"value": "900"}]"#).displayName == "Hive")
+        #expect(try imported(#""phones": [{"value": "900"}], "emails": [{"value": "a@b.c"}]"#).displayName == "900")
+        #expect(try imported(#""emails": [{"value": "a@b.c"}]"#).displayName == "a@b.c")
+        #expect(try imported(#""formattedName": "Mx. Chosen Name", "emails": [{"value": "c@b.c"}]"#).displayName == "Mx. Chosen Name")
+    }
+
+    @Test func phoneticNamesAndOrganizationsDecideTheOrder() throws {
+        let store = try ContactStore.makeEmpty()
+        var yamada = ContactDraft(id: "yamada", firstName: "太郎", lastName: "山田")
+        yamada.phoneticFirstName = "Taro"
+        yamada.phoneticLastName = "Yamada"
+        var kana = ContactDraft(id: "kana", firstName: "花子", lastName: "佐藤")
+        kana.phoneticLastName = "さとう"
+        var acme = ContactDraft(id: "acme", firstName: "Zed", lastName: "Zulu", company: "Acme")
+        acme.kind = .organization
+        let baker = ContactDraft(id: "baker", firstName: "Bob", lastName: "Baker")
+        _ = try store.add([yamada, kana, acme, baker])
+        let contacts = try store.contacts(matching: ContactQuery())
+        #expect(contacts.map(\.id) == ["acme", "baker", "yamada", "kana"])
+        #expect(contacts.map(\.sectionKey) == ["A", "B", "Y", "#"])
+        #expect(contacts[0].displayName == "Acme" && contacts[2].displayName == "山田太郎")
+    }
+
+    @Test func nameSearchFindsMiddleNamesNicknamesAndPhoneticNames() throws {
+        let store = try ContactStore.makeEmpty()
+        var draft = ContactDraft(id: "j", firstName: "Jane", lastName: "Doe")
+        draft.middleName = "Quinn"
+        draft.nickname = "Sparrow"
+        draft.phoneticLastName = "Dough"
+        _ = try store.add(draft)
+        for word in ["quinn", "spar", "dough", "jane"] {
+            #expect(try store.contacts(matching: ContactQuery().filter(.namePrefix(word))).map(\.id) == ["j"], "\(word)")
+        }
+        #expect(try store.contacts(matching: ContactQuery().filter(.namePrefix("lead"))).isEmpty)
+    }
+
+    // MARK: - Charsets
+
+    func importedCards(_ bytes: [UInt8]) throws -> [Contact] {
+        let store = try ContactStore.makeEmpty()
+        _ = try store.importContacts(from: [.data(Data(bytes), source: "cards.vcf")])
+        return try store.contacts(matching: ContactQuery())
+    }
+
+    @Test func shiftJISIsDecodedBeforeEscapesSoATrailByteIsNoBackslash() throws {
+        // ソ is 0x83 0x5C in Shift_JIS: its trail byte is a backslash in ASCII.
+        let name = "ソニー;表示"
+        var bytes = Array("BEGIN:VCARD\r\nVERSION:2.1\r\nN;CHARSET=SHIFT_JIS:".utf8)
+        bytes += Array(name.data(using: .shiftJIS)!)
+        bytes += Array("\r\nNOTE:".utf8) + Array("能力".data(using: .shiftJIS)!) + Array("\r\nEND:VCARD\r\n".utf8)
+        let contact = try #require(try importedCards(bytes).first)
+        #expect(contact.lastName == "ソニー" && contact.firstName == "表示")
+        // No CHARSET on NOTE: the file's evident legacy charset reads it.
+        #expect(contact.note == "能力")
+    }
+
+    @Test func eightBitTextWithoutACharsetIsReadByContent() throws {
+        let card = "BEGIN:VCARD\r\nVERSION:2.1\r\nN;ENCODING=QUOTED-PRINTABLE:Iksi=F1ski;Jan\r\nNOTE;ENCODING=QUOTED-PRINTABLE:Z=C3=BCrich\r\nEND:VCARD\r\n"
+        let contact = try #require(try importedCards(Array(card.utf8)).first)
+        #expect(contact.lastName == "Iksiñski" && contact.note == "Zürich")
+        #expect(!contact.jsonText.contains("\u{FFFD}"))
+    }
+
+    @Test(arguments: [String.Encoding.utf16LittleEndian, .utf16BigEndian, .utf32LittleEndian])
+    func unicodeFilesWithAByteOrderMarkImport(_ encoding: String.Encoding) throws {
+        let card = "BEGIN:VCARD\r\nVERSION:3.0\r\nN:Müller;Jürgen;;;\r\nFN:Jürgen Müller\r\nEND:VCARD\r\n"
+        let bom: [UInt8] = switch encoding {
+        case .utf16LittleEndian: [0xFF, 0xFE]
+        case .utf16BigEndian: [0xFE, 0xFF]
+        default: [0xFF, 0xFE, 0x00, 0x00]
+        }
+        let contact = try #require(try importedCards(bom + Array(card.data(using: encoding)!)).first)
+        #expect(contact.lastName == "Müller" && contact.firstName == "Jürgen")
+    }
+
+    @Test func aNestedAgentCardStaysInsideItsCard() throws {
+        let card = """
+            BEGIN:VCARD\r
+            VERSION:2.1\r
+            N:Boss;Big\r
+            AGENT:\r
+            BEGIN:VCARD\r
+            VERSION:2.1\r
+            N:Helper;Little\r
+            TEL:+1 415 555 0100\r
+            END:VCARD\r
+            TEL:+1 415 555 0199\r
+            END:VCARD\r
+
+            """
+        let contacts = try importedCards(Array(card.utf8))
+        #expect(contacts.count == 1)
+        let boss = try #require(contacts.first)
+        #expect(boss.phones.map(\.value) == ["+1 415 555 0199"])
+        #expect(boss.extra == [#"AGENT:BEGIN:VCARD\nVERSION:2.1\nN:Helper\;Little\nTEL:+1 415 555 0100\nEND:VCARD"#])
+    }
+
+    @Test func datesAreReadInEveryFormProducersWrite() throws {
+        let forms = ["19750412": "1975-04-12", "1975-04-12": "1975-04-12", "--0412": "--04-12", "--04-12": "--04-12"]
+        for (written, stored) in forms {
+            let card = "BEGIN:VCARD\r\nVERSION:4.0\r\nFN:A\r\nBDAY:\(written)\r\nEND:VCARD\r\n"
+            #expect(try importedCards(Array(card.utf8)).first?.birthday == stored, "\(written)")
+        }
+        let apple = "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:A\r\nBDAY;X-APPLE-OMIT-YEAR=1604:1604-04-12\r\nEND:VCARD\r\n"
+        #expect(try importedCards(Array(apple.utf8)).first?.birthday == "--04-12")
+        // A text birthday is no date: kept as written.
+        let text = "BEGIN:VCARD\r\nVERSION:4.0\r\nFN:A\r\nBDAY;VALUE=text:circa 1800\r\nEND:VCARD\r\n"
+        let contact = try #require(try importedCards(Array(text.utf8)).first)
+        #expect(contact.birthday == nil && contact.extra == ["BDAY;VALUE=text:circa 1800"])
+    }
+}
