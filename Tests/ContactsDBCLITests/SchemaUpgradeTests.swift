@@ -19,15 +19,18 @@ import Testing
     }
 
     /// The v1 build's answers, by the command that produced them.
-    static let answers: [String: [String]] = {
-        let text = try! String(contentsOf: fixtures.appendingPathComponent("schema-v1-answers.txt"), encoding: .utf8)
+    static let answers = recordedAnswers("schema-v1-answers.txt")
+
+    /// A fixture build's answers, by the command that produced them.
+    static func recordedAnswers(_ file: String) -> [String: [String]] {
+        let text = try! String(contentsOf: fixtures.appendingPathComponent(file), encoding: .utf8)
         var sections: [String: [String]] = [:]
         var current = ""
         for line in text.split(whereSeparator: \.isNewline).map(String.init) {  // CSV lines end in CR LF
             if line.hasPrefix("# ") { current = String(line.dropFirst(2)) } else { sections[current, default: []].append(line) }
         }
         return sections
-    }()
+    }
 
     func upgradedCopy() throws -> String {
         let db = directory.path("contacts.sqlite")
@@ -108,5 +111,77 @@ import Testing
         let upgradedSchema = try schemaRows(at: upgraded), freshSchema = try schemaRows(at: fresh)
         #expect(upgradedSchema == freshSchema)
         #expect(freshSchema.contains { $0["name"] == "groupMember" })
+    }
+}
+
+/// A database written by the build before migration 0006 (the whole card),
+/// recorded with Fixtures/make_schema_v5_fixture.sh: upgraded in place, its
+/// contact and messenger tables rebuilt with every row, favorite and group
+/// membership, answering as that build did, and holding whole cards after.
+@Suite struct SchemaVersion5UpgradeTests {
+    let directory = TemporaryDirectory()
+    let cli = CLIRunner()
+    static let answers = SchemaUpgradeTests.recordedAnswers("schema-v5-answers.txt")
+
+    func upgradedCopy() throws -> String {
+        let db = directory.path("contacts.sqlite")
+        try FileManager.default.copyItem(
+            atPath: SchemaUpgradeTests.fixtures.appendingPathComponent("schema-v5.sqlite").path, toPath: db)
+        return db
+    }
+
+    @Test func aVersion5DatabaseMigratesInPlaceAndAnswersAsBefore() throws {
+        let db = try upgradedCopy()
+        let first = try cli.run(db: db, ["migrate"])
+        #expect(first.exitCode == 0, "\(first.stderr)")
+        #expect(first.stdout.contains("Applied 0006_whole_card"))
+
+        // Every contact and child exactly as the v5 build exported them: a
+        // contact without whole-card fields writes the same JSON.
+        let export = try cli.run(db: db, ["export", "--format", "ndjson"]).lines
+        #expect(export == Self.answers["export"])
+        #expect(export.count == 308)
+        let queries: [(String, [String])] = [
+            ("query --has telegram --has phone --has email --sort last-name:desc",
+             ["query", "--has", "telegram", "--has", "phone", "--has", "email", "--sort", "last-name:desc", "--format", "ndjson"]),
+            ("query --name an --limit 20", ["query", "--name", "an", "--limit", "20", "--format", "ndjson"]),
+            ("favorites", ["favorites", "--format", "ndjson"]),
+        ]
+        for (name, arguments) in queries {
+            let ids = try cli.run(db: db, arguments).lines.map { String($0.split(separator: "\"")[3]) }
+            #expect(ids == Self.answers[name], "\(name)")
+        }
+        #expect(try cli.run(db: db, ["query", "--sections", "--format", "csv"]).stdout
+            .split(whereSeparator: \.isNewline).map(String.init) == Self.answers["query --sections"])
+        #expect(try cli.run(db: db, ["query", "--phone", "345", "--count"]).lines == Self.answers["query --phone 345 --count"])
+        #expect(try cli.run(db: db, ["query", "--group", "Book club", "--count"]).lines == ["3"])
+        #expect(try cli.run(db: db, ["doctor"]).exitCode == 0)
+
+        // The whole card on the upgraded file, across processes.
+        let card = directory.write("card.vcf", """
+            BEGIN:VCARD\r
+            VERSION:3.0\r
+            FN:Short Code\r
+            TEL:*100#\r
+            BDAY:--02-29\r
+            IMPP:skype:short.code\r
+            X-KEPT;P=1:verbatim\r
+            END:VCARD\r
+
+            """)
+        let imported = try cli.run(db: db, ["import", card])
+        #expect(imported.exitCode == 0 && imported.stderr.contains("Kept 1 phone number, 1 messenger of another service"), "\(imported.stderr)")
+        let exported = try cli.run(db: db, ["export", "--format", "vcard", "--vcard-version", "3.0"]).stdout
+        #expect(exported.contains("TEL:*100#\r\n") && exported.contains("X-KEPT;P=1:verbatim\r\n")
+                && exported.contains("BDAY;X-APPLE-OMIT-YEAR=1604:1604-02-29\r\n") && exported.contains("IMPP:skype:short.code\r\n"))
+        #expect(try cli.run(db: db, ["doctor"]).exitCode == 0)
+    }
+
+    @Test func anUpgradedSchemaIsTheSameAsAFreshOne() throws {
+        let upgraded = try upgradedCopy()
+        #expect(try cli.run(db: upgraded, ["migrate"]).exitCode == 0)
+        let fresh = directory.path("fresh.sqlite")
+        #expect(try cli.run(db: fresh, ["init", "--no-seed"]).exitCode == 0)
+        #expect(try schemaRows(at: upgraded) == schemaRows(at: fresh))
     }
 }

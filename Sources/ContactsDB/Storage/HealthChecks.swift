@@ -50,7 +50,10 @@ enum HealthChecks {
                 : "SELECT 1 FROM messenger WHERE contactPk = contact.pk AND service = '\(name)'"
             return "EXISTS (\(rows)) * \(attribute.rawValue)"
         }
-        return "SELECT NOT EXISTS (SELECT 1 FROM contact WHERE attributes <> \(held.joined(separator: " + ")))"
+        let lists = ["contactDate", "url", "relation", "socialProfile", "extraProperty"]
+            .map { "EXISTS (SELECT 1 FROM \($0) WHERE contactPk = contact.pk)" }.joined(separator: " OR ")
+        let heldLists = "(\(lists)) * \(ContactAttributes.cardLists.rawValue)"
+        return "SELECT NOT EXISTS (SELECT 1 FROM contact WHERE attributes <> \((held + [heldLists]).joined(separator: " + ")))"
     }()
 
     /// True when `phoneWindow` holds exactly the windows of the phones.
