@@ -20,7 +20,7 @@ public struct PhotoImage: Hashable, Sendable {
     /// 3× and keeps a page of 50 thumbnails under a megabyte.
     public static let thumbnailSide = 256
     /// JPEG and WebP quality of thumbnails: no visible loss at this size,
-    /// about 10 KB a face.
+    /// and a photo's thumbnail stays within tens of kilobytes.
     public static let thumbnailQuality = 80
 
     /// The photo's type, found by its content: `image/jpeg`, `image/png`,
