@@ -13,8 +13,9 @@ public struct PhotoImage: Hashable, Sendable {
     /// 10 MB as most systems show sizes (MiB), so that a file shown as
     /// "10 MB" is taken.
     public static let maximumBytes = 10 * 1024 * 1024
-    /// 50 megapixels: above any phone camera's photo, below what would
-    /// take hundreds of megabytes to decode.
+    /// 50 megapixels (SPEC): more than phones save by default. Formats
+    /// without shrink on load (HEIC, GIF) decode whole, at up to a few
+    /// hundred megabytes for a photo this large.
     public static let maximumPixels = 50_000_000
     /// A list shows photos at 40 to 80 points; 256 pixels stays sharp at
     /// 3× and keeps a page of 50 thumbnails under a megabyte.
