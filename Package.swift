@@ -33,6 +33,7 @@ let package = Package(
             dependencies: [
                 "CICU",
                 "CPhoneNumber",
+                "CVips",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -49,6 +50,12 @@ let package = Package(
         // libphonenumber (Debian's libphonenumber-dev): parsing, validity and
         // every display form of phone numbers, behind a C face like ICU's.
         .target(name: "CPhoneNumber", linkerSettings: [.linkedLibrary("phonenumber")]),
+        // libvips (Debian's libvips-dev): contact photos' types, sizes and
+        // thumbnails, behind a C face in plain C types. Its headers need
+        // GLib's, whose paths only pkg-config knows: the system library
+        // target carries them (and the link flags) to the shim.
+        .target(name: "CVips", dependencies: ["CVipsSystem"]),
+        .systemLibrary(name: "CVipsSystem", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
         .executableTarget(
             name: "ContactsDBCLI",
             dependencies: [
@@ -73,7 +80,8 @@ let package = Package(
         .target(name: "ContactsDBTestSupport", path: "Tests/ContactsDBTestSupport"),
         .testTarget(
             name: "ContactsDBTests",
-            dependencies: ["ContactsDB", "ContactsDBTestSupport"]
+            // CVips makes the sample images of the photo tests.
+            dependencies: ["ContactsDB", "ContactsDBTestSupport", "CVips"]
         ),
         .testTarget(
             name: "ContactsDBCLITests",

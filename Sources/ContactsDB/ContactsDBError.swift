@@ -17,6 +17,8 @@ public enum ContactsDBError: Error, LocalizedError, Equatable, Sendable {
     case unwritableFile(path: String, reason: String)
     /// Standard output refused the result (a full disk, /dev/full).
     case unwritableOutput(reason: String)
+    /// Bytes given as a contact's photo that the engine does not take.
+    case invalidPhoto(PhotoProblem)
     /// One or more ids that name no contact.
     case contactsNotFound(ids: [String])
     /// A group name that names no group.
@@ -59,6 +61,8 @@ public enum ContactsDBError: Error, LocalizedError, Equatable, Sendable {
             return "Cannot write \(path): \(reason)."
         case let .unwritableOutput(reason):
             return "Cannot write the output: \(reason)."
+        case let .invalidPhoto(problem):
+            return problem.sentence
         case let .contactsNotFound(ids):
             let list = ids.map { "\"\($0)\"" }.joined(separator: ", ")
             return ids.count == 1
@@ -88,6 +92,38 @@ public enum ContactsDBError: Error, LocalizedError, Equatable, Sendable {
             return "The disk holding \(path) is full, so nothing was written; free some space and try again."
         case let .databaseFailure(reason):
             return "The database failed: \(reason)."
+        }
+    }
+}
+
+extension ContactsDBError {
+    /// Why a photo was refused (SPEC §Photos).
+    public enum PhotoProblem: Equatable, Sendable {
+        /// No image format is recognised in the bytes.
+        case notAnImage
+        /// An image format the engine does not take ("SVG", "PDF", "AVIF").
+        case unsupportedType(String)
+        /// More bytes than a photo may have.
+        case tooLarge(bytes: Int, limit: Int)
+        /// More pixels than a photo may have, as its header declares them.
+        case tooManyPixels(width: Int, height: Int, limit: Int)
+        /// A recognised format whose data is truncated or corrupt.
+        case undecodable(format: String, reason: String)
+
+        var sentence: String {
+            let formats = "JPEG, PNG, GIF, HEIC or WebP"
+            switch self {
+            case .notAnImage:
+                return "The photo is not an image; give a \(formats) file."
+            case let .unsupportedType(format):
+                return "The photo is \(format), which is not taken; give a \(formats) file."
+            case let .tooLarge(bytes, limit):
+                return "The photo has \(bytes) bytes, more than the \(limit) a photo may have; give a smaller file."
+            case let .tooManyPixels(width, height, limit):
+                return "The photo is \(width) by \(height) pixels, more than the \(limit) a photo may have; give a smaller image."
+            case let .undecodable(format, reason):
+                return "The photo's \(format) data is truncated or corrupt (\(reason)); give the file again whole."
+            }
         }
     }
 }

@@ -65,7 +65,7 @@ extension ContactsDBError {
     var exitCode: Int32 {
         switch self {
         case .contactsNotFound, .groupNotFound: return 1
-        case .invalidContact, .malformedJSON, .duplicateContactID, .groupExists: return 65
+        case .invalidContact, .invalidPhoto, .malformedJSON, .duplicateContactID, .groupExists: return 65
         case .unreadableFile: return 66
         case .databaseTooNew, .migrationEdited, .migrationRecordsDamaged, .notContactsDatabase, .databaseUnavailable, .databaseBusy,
              .diskFull, .unwritableFile, .unwritableOutput:
