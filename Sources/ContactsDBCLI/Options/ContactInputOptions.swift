@@ -8,6 +8,12 @@ struct ContactInputOptions: ParsableArguments {
     @Option(help: "Last name.") var lastName: String?
     @Option(help: "Company.") var company: String?
     @Option(help: "Age, a whole number from 0 to 999.") var age: Int?
+    @Option(help: "Middle name.") var middleName: String?
+    @Option(help: "Nickname.") var nickname: String?
+    @Option(help: "Job title.") var jobTitle: String?
+    @Option(help: ArgumentHelp("Birthday: YYYY-MM-DD, or --MM-DD when the year is unknown.", valueName: "date"))
+    var birthday: String?
+    @Option(help: "A note (up to 64 KiB).") var note: String?
 
     @Option(name: .customLong("phone"), help: ArgumentHelp(
         "A phone number, optionally labelled (mobile, home, work, main, other, or your own). Repeatable.",
@@ -28,8 +34,14 @@ struct ContactInputOptions: ParsableArguments {
     var jsonFile: String?
 
     var hasFieldFlags: Bool {
-        firstName != nil || lastName != nil || company != nil || age != nil
+        firstName != nil || lastName != nil || company != nil || age != nil || !detailFlags.isEmpty
             || !phones.isEmpty || !emails.isEmpty || !messengers.isEmpty
+    }
+
+    /// The whole card's fields given as flags, with where they go.
+    private var detailFlags: [(WritableKeyPath<ContactDetails, String?>, String)] {
+        [(\.middleName, middleName), (\.nickname, nickname), (\.jobTitle, jobTitle), (\.birthday, birthday),
+         (\.note, note)].compactMap { keyPath, value in value.map { (keyPath, $0) } }
     }
 
     func validate() throws {
@@ -47,6 +59,7 @@ struct ContactInputOptions: ParsableArguments {
         if let lastName { draft.lastName = lastName }
         if let company { draft.company = company }
         if let age { draft.age = age }
+        for (keyPath, value) in detailFlags { draft.details[keyPath: keyPath] = value }
         if !phones.isEmpty {
             draft.phones = phones.map { let (type, value) = Self.labelled($0); return Phone(type: type, value: value) }
         }
