@@ -54,7 +54,9 @@ enum VCardLabels {
     static func types(for label: String) -> [String]? {
         if let entry = spelled.first(where: { $0.label == label }) { return entry.types }
         let words = label.split(separator: " ").map(String.init)
-        guard !words.isEmpty, words.allSatisfy(registeredTypes.contains) else { return nil }
+        // vCard lets a producer name its own TYPE values `x-…` (Android's
+        // `X-Other`); they go back as TYPE values too.
+        guard !words.isEmpty, words.allSatisfy({ registeredTypes.contains($0) || $0.hasPrefix("x-") }) else { return nil }
         return words
     }
 
