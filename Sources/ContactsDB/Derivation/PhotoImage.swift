@@ -150,3 +150,11 @@ public struct PhotoImage: Hashable, Sendable {
         String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
+
+extension ContactPhoto {
+    /// A photo whose type is found by its content (`application/octet-stream`
+    /// when the content is not of a type photos may have).
+    public init(data: Data) {
+        self.init(mediaType: PhotoImage.mediaType(of: data) ?? "application/octet-stream", data: data)
+    }
+}

@@ -165,9 +165,10 @@ struct ImportPipeline {
             do {
                 var unusual = UnusualValues()
                 let draft = try ContactValidator.imported(try record.result.get(), at: record.path, counting: &unusual)
+                let derived = DerivedFields(draft, regions: regions)
+                if draft.photo != nil, derived.photo == nil { unusual.undecodablePhotos += 1 }
                 return .success(.contact(
-                    path: record.path, bytesRead: record.bytesRead, draft: draft,
-                    derived: DerivedFields(draft, regions: regions), unusual: unusual))
+                    path: record.path, bytesRead: record.bytesRead, draft: draft, derived: derived, unusual: unusual))
             } catch let error as ContactsDBError {
                 return skippingInvalid ? .success(.skipped(error.localizedDescription, bytesRead: record.bytesRead)) : .failure(error)
             } catch {

@@ -67,6 +67,7 @@ extension Contact {
         if !groups.isEmpty { card.add("CATEGORIES:" + groups.map { VCardWriter.escape($0) }.joined(separator: ",")) }
         if let age { card.add("X-CONTACTSDB-AGE:\(age)") }
         if isFavorite { card.add("X-CONTACTSDB-FAVORITE:TRUE") }
+        if let photo = details.photo { card.add(VCardWriter.photo(photo, version: version)) }
         for line in details.extra { card.add(VCardWriter.extraLine(line, version: version)) }
         return card.text
     }
@@ -154,6 +155,19 @@ enum VCardWriter {
         let scheme = uri.prefix { $0 != ":" }
         let parameter = scheme == messenger.service ? "" : ";X-SERVICE-TYPE=\(parameterValue(messenger.service))"
         return "IMPP\(parameter):\(escape(uri))"
+    }
+
+    /// PHOTO with its bytes inline: 3.0's `ENCODING=b;TYPE=JPEG`, 4.0's
+    /// `data:` URI.
+    static func photo(_ photo: ContactPhoto, version: VCardVersion) -> String {
+        let base64 = photo.data.base64EncodedString()
+        switch version {
+        case .v4:
+            return "PHOTO:data:\(photo.mediaType);base64,\(base64)"
+        case .v3:
+            let subtype = photo.mediaType.lowercased().hasPrefix("image/") ? photo.mediaType.dropFirst(6).uppercased() : ""
+            return "PHOTO;ENCODING=b" + (subtype.isEmpty ? "" : ";TYPE=\(parameterValue(subtype))") + ":" + base64
+        }
     }
 
     /// A parameter value, quoted where it holds `;`, `:` or `,`.
