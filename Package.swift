@@ -77,15 +77,15 @@ let package = Package(
         fuzzTarget("FuzzJSON"),
         fuzzTarget("FuzzVCard"),
         fuzzTarget("FuzzMigrations"),
-        .target(name: "ContactsDBTestSupport", path: "Tests/ContactsDBTestSupport"),
+        // CVips makes the sample images of the photo tests.
+        .target(name: "ContactsDBTestSupport", dependencies: ["CVips"], path: "Tests/ContactsDBTestSupport"),
         .testTarget(
             name: "ContactsDBTests",
-            // CVips makes the sample images of the photo tests.
             dependencies: ["ContactsDB", "ContactsDBTestSupport", "CVips"]
         ),
         .testTarget(
             name: "ContactsDBCLITests",
-            dependencies: ["ContactsDBCLI", "ContactsDB", "ContactsDBTestSupport"]
+            dependencies: ["ContactsDBCLI", "ContactsDB", "ContactsDBTestSupport", "CVips"]
         ),
     ]
 )
