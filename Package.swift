@@ -77,10 +77,10 @@ let package = Package(
         fuzzTarget("FuzzJSON"),
         fuzzTarget("FuzzVCard"),
         fuzzTarget("FuzzMigrations"),
-        // CVips makes the sample images of the photo tests.
-        .target(name: "ContactsDBTestSupport", dependencies: ["CVips"], path: "Tests/ContactsDBTestSupport"),
+        .target(name: "ContactsDBTestSupport", path: "Tests/ContactsDBTestSupport"),
         .testTarget(
             name: "ContactsDBTests",
+            // CVips names the formats of the photo tests' sample images.
             dependencies: ["ContactsDB", "ContactsDBTestSupport", "CVips"]
         ),
         .testTarget(

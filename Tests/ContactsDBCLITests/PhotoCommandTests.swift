@@ -1,4 +1,5 @@
 import CVips
+import ContactsDB
 import ContactsDBTestSupport
 import Foundation
 import Testing
@@ -19,7 +20,7 @@ import Testing
 
     @Test func setGetAndRemoveAPhoto() throws {
         let db = try cli.makeDatabase(in: directory)
-        let jpeg = try PhotoSamples.image(800, 600, CVIPS_JPEG)
+        let jpeg = try PhotoImage.sample(width: 800, height: 600, format: CVIPS_JPEG)
         let path = try file("anna.jpg", jpeg)
         let set = try cli.run(db: db, ["photo", "set", "seed-anna-muller", path])
         #expect(set.exitCode == 0 && set.stdout.contains("image/jpeg"), "\(set.stderr)")
@@ -41,7 +42,7 @@ import Testing
         #expect(try cli.run(db: db, ["doctor"]).exitCode == 0)
 
         // A photo from stdin replaces it.
-        let png = try PhotoSamples.image(300, 300, CVIPS_PNG)
+        let png = try PhotoImage.sample(width: 300, height: 300, format: CVIPS_PNG)
         let fromStdin = try cli.run(db: db, ["photo", "set", "seed-anna-muller", "-"], stdin: png.base64EncodedString())
         #expect(fromStdin.exitCode == 65, "base64 text is no image")
 
@@ -53,7 +54,7 @@ import Testing
 
     @Test func unknownIdsExit1() throws {
         let db = try cli.makeDatabase(in: directory)
-        let path = try file("a.png", try PhotoSamples.image(64, 64, CVIPS_PNG))
+        let path = try file("a.png", try PhotoImage.sample(width: 64, height: 64, format: CVIPS_PNG))
         for arguments in [["photo", "set", "nobody", path], ["photo", "get", "nobody"], ["photo", "remove", "nobody"]] {
             let result = try cli.run(db: db, arguments)
             #expect(result.exitCode == 1 && result.stderr.contains("\"nobody\""), "\(arguments)")
@@ -63,10 +64,10 @@ import Testing
     @Test func hostilePhotosAreRefusedWith65AndNothingWritten() throws {
         let db = try cli.makeDatabase(in: directory)
         let before = try cli.run(db: db, ["export", "--format", "ndjson"]).stdout
-        var big = try PhotoSamples.image(64, 64, CVIPS_JPEG)
+        var big = try PhotoImage.sample(width: 64, height: 64, format: CVIPS_JPEG)
         big.append(Data(count: 10 * 1024 * 1024 + 1 - big.count))
-        let jpeg = try PhotoSamples.image(640, 480, CVIPS_JPEG)
-        var bomb = try PhotoSamples.image(16, 16, CVIPS_PNG)
+        let jpeg = try PhotoImage.sample(width: 640, height: 480, format: CVIPS_JPEG)
+        var bomb = try PhotoImage.sample(width: 16, height: 16, format: CVIPS_PNG)
         // IHDR's width and height made 20000×20000; libpng reads the
         // header before any checksum, and the engine stops there.
         let side = withUnsafeBytes(of: UInt32(20_000).bigEndian, Array.init)
@@ -99,7 +100,7 @@ import Testing
 
     @Test(arguments: ["3.0", "4.0"]) func aVCard21PhotoComesOutByteForByte(_ version: String) throws {
         let db = try cli.makeEmptyDatabase("contacts.sqlite", in: directory)
-        let jpeg = try PhotoSamples.image(500, 700, CVIPS_JPEG)
+        let jpeg = try PhotoImage.sample(width: 500, height: 700, format: CVIPS_JPEG)
         let base64 = jpeg.base64EncodedString()
         var lines = ["BEGIN:VCARD", "VERSION:2.1", "UID:anna", "N:Berg;Anna;;;", "PHOTO;ENCODING=BASE64;JPEG:"]
         var rest = Substring(base64)

@@ -1,5 +1,4 @@
 import CVips
-import ContactsDBTestSupport
 import Foundation
 import Testing
 @testable import ContactsDB
@@ -8,9 +7,9 @@ import Testing
 /// hostile bytes a photo may be instead. Serialized, so that the peak
 /// memory measured is one photo's.
 @Suite(.serialized) struct PhotoImageTests {
-    /// ``PhotoSamples/image(_:_:_:bands:orientation:)``, by a shorter name.
+    /// ``PhotoImage/sample(width:height:format:bands:orientation:)``, by a shorter name.
     static func sample(_ width: Int, _ height: Int, _ format: cvips_format, bands: Int = 3, orientation: Int = 0) throws -> Data {
-        try PhotoSamples.image(width, height, format, bands: bands, orientation: orientation)
+        try PhotoImage.sample(width: width, height: height, format: format, bands: bands, orientation: orientation)
     }
 
     static func problem(_ data: Data) -> ContactsDBError.PhotoProblem? {

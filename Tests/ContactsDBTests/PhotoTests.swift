@@ -1,5 +1,4 @@
 import CVips
-import ContactsDBTestSupport
 import Foundation
 import GRDB
 import Testing
@@ -9,7 +8,7 @@ import Testing
 /// out of list queries, given back byte for byte by vCard and JSON.
 @Suite struct PhotoTests {
     static func sample(_ format: cvips_format, _ width: Int = 640, _ height: Int = 480) throws -> Data {
-        try PhotoSamples.image(width, height, format)
+        try PhotoImage.sample(width: width, height: height, format: format)
     }
 
     static func addAnna(_ store: ContactStore) throws -> Contact {

@@ -151,6 +151,24 @@ public struct PhotoImage: Hashable, Sendable {
     }
 }
 
+extension PhotoImage {
+    /// A `width`×`height` gradient encoded as `format` by libvips: real
+    /// photos for tests and synthetic data sets. `bands` 4 gives it an
+    /// alpha that is transparent at the left edge; `orientation` is EXIF's.
+    public static func sample(
+        width: Int, height: Int, format: cvips_format, bands: Int = 3, orientation: Int = 0
+    ) throws -> Data {
+        var output = cvips_output()
+        var error = [CChar](repeating: 0, count: 256)
+        guard cvips_encode_sample(Int32(width), Int32(height), Int32(bands), format, Int32(orientation), &output, &error, error.count) == 1
+        else {
+            throw ContactsDBError.databaseFailure(reason: "cannot encode a sample: \(text(error))")
+        }
+        defer { cvips_free(output.bytes) }
+        return Data(bytes: output.bytes, count: output.length)
+    }
+}
+
 extension ContactPhoto {
     /// A photo whose type is found by its content (`application/octet-stream`
     /// when the content is not of a type photos may have).
