@@ -225,6 +225,17 @@ enum VCardWriter {
     /// Folds a line into pieces of at most 75 octets, never inside a UTF-8
     /// sequence, each continuation starting with a space.
     static func fold(_ line: String) -> String {
+        // An ASCII line (a photo's base64, megabytes long) folds by bytes,
+        // without walking its characters.
+        if line.utf8.allSatisfy({ $0 < 0x80 }) {
+            let bytes = Array(line.utf8)
+            var pieces = [bytes.prefix(75)], start = 75
+            while start < bytes.count {
+                pieces.append(bytes[start..<Swift.min(start + 74, bytes.count)])
+                start += 74
+            }
+            return pieces.map { String(decoding: $0, as: UTF8.self) }.joined(separator: "\r\n ")
+        }
         var pieces: [String] = [], current = "", size = 0
         for character in line {
             let length = character.utf8.count

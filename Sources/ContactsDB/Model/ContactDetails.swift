@@ -62,17 +62,9 @@ public struct ContactPhoto: Hashable, Sendable {
 }
 
 /// A photo's thumbnail as stored: a square of at most
-/// ``PhotoImage/thumbnailSide`` pixels.
-public struct ContactThumbnail: Hashable, Sendable {
-    /// `image/jpeg` or `image/webp`.
-    public var mediaType: String
-    public var data: Data
-
-    public init(mediaType: String, data: Data) {
-        self.mediaType = mediaType
-        self.data = data
-    }
-}
+/// ``PhotoImage/thumbnailSide`` pixels, `image/jpeg` or `image/webp`. The
+/// same two fields as a photo, under the name that says which it is.
+public typealias ContactThumbnail = ContactPhoto
 
 public enum ContactKind: String, CaseIterable, Hashable, Sendable {
     case individual, organization
