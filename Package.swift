@@ -80,12 +80,12 @@ let package = Package(
         .target(name: "ContactsDBTestSupport", path: "Tests/ContactsDBTestSupport"),
         .testTarget(
             name: "ContactsDBTests",
-            // CVips makes the sample images of the photo tests.
+            // CVips names the formats of the photo tests' sample images.
             dependencies: ["ContactsDB", "ContactsDBTestSupport", "CVips"]
         ),
         .testTarget(
             name: "ContactsDBCLITests",
-            dependencies: ["ContactsDBCLI", "ContactsDB", "ContactsDBTestSupport"]
+            dependencies: ["ContactsDBCLI", "ContactsDB", "ContactsDBTestSupport", "CVips"]
         ),
     ]
 )

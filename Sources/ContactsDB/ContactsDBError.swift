@@ -21,6 +21,9 @@ public enum ContactsDBError: Error, LocalizedError, Equatable, Sendable {
     case invalidPhoto(PhotoProblem)
     /// One or more ids that name no contact.
     case contactsNotFound(ids: [String])
+    /// A contact without a photo, or without a thumbnail (its photo was
+    /// imported as given and could not be decoded).
+    case photoNotFound(id: String, thumbnail: Bool)
     /// A group name that names no group.
     case groupNotFound(name: String)
     /// A group name already taken (names are compared without case).
@@ -68,6 +71,10 @@ public enum ContactsDBError: Error, LocalizedError, Equatable, Sendable {
             return ids.count == 1
                 ? "No contact has the id \(list); `contactsdb query` lists the ids."
                 : "No contacts have the ids \(list); nothing was changed."
+        case let .photoNotFound(id, thumbnail):
+            return thumbnail
+                ? "The contact \"\(id)\" has no thumbnail: it has no photo, or one that could not be decoded."
+                : "The contact \"\(id)\" has no photo; `contactsdb photo set` gives it one."
         case let .groupNotFound(name):
             return "No group is named \"\(name)\"; `contactsdb group list` lists the groups."
         case let .groupExists(name):

@@ -15,7 +15,7 @@ struct ContactsDBCommand: ParsableCommand {
         version: "0.1.0",
         subcommands: [
             Init.self, Migrate.self, Seed.self, Query.self, Show.self, Add.self, Update.self,
-            Delete.self, Favorite.self, Unfavorite.self, Favorites.self, Group.self, Import.self, Export.self,
+            Delete.self, Photo.self, Favorite.self, Unfavorite.self, Favorites.self, Group.self, Import.self, Export.self,
             Reindex.self, Doctor.self, Backup.self, Generate.self, Bench.self, PhoneLookup.self, Settings.self,
         ])
 

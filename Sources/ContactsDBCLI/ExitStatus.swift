@@ -64,7 +64,7 @@ extension ContactsDBError {
     /// SPEC's exit code for each case.
     var exitCode: Int32 {
         switch self {
-        case .contactsNotFound, .groupNotFound: return 1
+        case .contactsNotFound, .photoNotFound, .groupNotFound: return 1
         case .invalidContact, .invalidPhoto, .malformedJSON, .duplicateContactID, .groupExists: return 65
         case .unreadableFile: return 66
         case .databaseTooNew, .migrationEdited, .migrationRecordsDamaged, .notContactsDatabase, .databaseUnavailable, .databaseBusy,

@@ -9,6 +9,8 @@ struct CLIRunner {
         var exitCode: Int32
         var stdout: String
         var stderr: String
+        /// Standard output as bytes, for output that is no text (a photo).
+        var stdoutData = Data()
         var lines: [String] { stdout.split(separator: "\n").map(String.init) }
     }
 
@@ -56,7 +58,8 @@ struct CLIRunner {
         return Result(
             exitCode: process.terminationStatus,
             stdout: String(decoding: stdoutData, as: UTF8.self),
-            stderr: String(decoding: stderrData, as: UTF8.self))
+            stderr: String(decoding: stderrData, as: UTF8.self),
+            stdoutData: stdoutData)
     }
 
     /// Runs against one database file with `--db` before the command.

@@ -61,7 +61,7 @@ import Testing
         let rows = csv.components(separatedBy: "\r\n").filter { !$0.isEmpty }
         #expect(rows.count == 12)
         #expect(rows[0].hasPrefix("id,kind,firstName,lastName,company,age,favorite,groups,displayName,sectionKey,namePrefix,"))
-        #expect(rows[0].contains(",note,phone1Type,phone1Value,phone1E164,phone1Preferred,phone2Type"))
-        #expect(csv.contains(#",individual,,,"Smith, ""Jones"" & Co.",,false,,"Smith, ""Jones"" & Co.",S,,,,,,,,,,,,,,mobile,+1 415 555 0100,+14155550100,,work,+1 415 555 0101,+14155550101,,"#))
+        #expect(rows[0].contains(",note,hasPhoto,phone1Type,phone1Value,phone1E164,phone1Preferred,phone2Type"))
+        #expect(csv.contains(#",individual,,,"Smith, ""Jones"" & Co.",,false,,"Smith, ""Jones"" & Co.",S,,,,,,,,,,,,,,false,mobile,+1 415 555 0100,+14155550100,,work,+1 415 555 0101,+14155550101,,"#))
     }
 }

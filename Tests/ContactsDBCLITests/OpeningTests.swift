@@ -69,7 +69,7 @@ import Testing
             let backupCount = try cli.run(db: directory.path(backups[0]), ["migrate", "--status"])
             #expect(backupCount.lines == ["applied  0001_initial  2026-11-22T01:02:33.394Z"] + [
                 "pending  0002_favorites_groups", "pending  0003_name_words_in_order", "pending  0004_phone_windows",
-                "pending  0005_derived_table_sources", "pending  0006_whole_card"])
+                "pending  0005_derived_table_sources", "pending  0006_whole_card", "pending  0008_photos"])
         }
     }
 
@@ -100,20 +100,20 @@ import Testing
         ("a record removed", "current",
          "DELETE FROM schemaMigration WHERE identifier = '0002_favorites_groups'", "0002_favorites_groups is not recorded"),
         ("the last record removed from both tables", "current", """
-            DELETE FROM schemaMigration WHERE identifier = '0006_whole_card';
-            DELETE FROM grdb_migrations WHERE identifier = '0006_whole_card';
-            """, "header counts 6 applied migrations, but 5"),
+            DELETE FROM schemaMigration WHERE identifier = '0008_photos';
+            DELETE FROM grdb_migrations WHERE identifier = '0008_photos';
+            """, "header counts 7 applied migrations, but 6"),
         ("the last record removed, not from grdb_migrations", "current",
-         "DELETE FROM schemaMigration WHERE identifier = '0006_whole_card'",
-         "disagree about migration 0006_whole_card"),
+         "DELETE FROM schemaMigration WHERE identifier = '0008_photos'",
+         "disagree about migration 0008_photos"),
         ("a record of an earlier build removed", "version1",
          "DELETE FROM schemaMigration", "disagree about migration 0001_initial"),
         ("a checksum changed", "current",
          "UPDATE schemaMigration SET checksum = 'e3b0c442' WHERE identifier = '0003_name_words_in_order'",
          "migration 0003_name_words_in_order with a different checksum"),
         ("a later version", "current",
-         "INSERT INTO schemaMigration VALUES ('0007_from_a_newer_build', 'abc', '2030-01-01T00:00:00.000Z')",
-         "newer contactsdb (unknown migrations: 0007_from_a_newer_build)"),
+         "INSERT INTO schemaMigration VALUES ('0009_from_a_newer_build', 'abc', '2030-01-01T00:00:00.000Z')",
+         "newer contactsdb (unknown migrations: 0009_from_a_newer_build)"),
         ("another tool's record", "current",
          "INSERT INTO schemaMigration VALUES ('createNotes', 'abc', '2030-01-01T00:00:00.000Z')",
          "a migration \"createNotes\" that is not one of contactsdb's"),

@@ -264,6 +264,7 @@ import Testing
             ("0004_phone_windows", { db in try db.tableExists("phoneWindow") }),
             ("0005_derived_table_sources", { db in try db.viewExists("phoneDigitsOf") }),
             ("0006_whole_card", { db in try db.tableExists("extraProperty") }),
+            ("0008_photos", { db in try db.tableExists("contactPhoto") }),
         ]
         var random = SplitMix64(seed: 13)
         var stops = Array(repeating: 0, count: upgrades.count + 1), killedAfterBackup = 0

@@ -211,6 +211,7 @@ struct ReferenceModel {
                 case "phone": return !draft.phones.isEmpty
                 case "email": return !draft.emails.isEmpty
                 case "address": return !draft.addresses.isEmpty
+                case "photo": return draft.photo != nil
                 default: return draft.messengers.contains { $0.service == name }
                 }
             }

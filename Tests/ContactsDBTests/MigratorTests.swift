@@ -7,7 +7,7 @@ import Testing
 @Suite struct MigratorTests {
     let directory = TemporaryDirectory()
 
-    static let version2 = SchemaMigration(identifier: "0007_petName", sql: """
+    static let version2 = SchemaMigration(identifier: "0009_petName", sql: """
         ALTER TABLE contact ADD COLUMN petName TEXT;
         CREATE INDEX contact_on_petName ON contact(petName);
         """)
@@ -45,7 +45,7 @@ import Testing
         let countsBefore = try old.tableCounts()
 
         let upgraded = try ContactStore.open(at: path, options: .migrations(SchemaMigration.bundled + [Self.version2]))
-        #expect(upgraded.openReport.appliedMigrations == ["0007_petName"])
+        #expect(upgraded.openReport.appliedMigrations == ["0009_petName"])
         #expect(try upgraded.contacts(matching: ContactQuery()) == before)
         #expect(try upgraded.tableCounts() == countsBefore)
         let columns = try upgraded.read { db in try db.columns(in: "contact").map(\.name) }
@@ -69,7 +69,7 @@ import Testing
         let unrelated = directory.write("kept.sqlite.before-notes.txt", "mine")
         let upgraded = try ContactStore.open(at: path, options: .migrations(SchemaMigration.bundled + [Self.version2]))
         let backup = try #require(upgraded.openReport.backupBeforeMigration)
-        #expect(backup.hasPrefix(path + ".before-0007_petName-"))
+        #expect(backup.hasPrefix(path + ".before-0009_petName-"))
 
         let restored = try ContactStore.open(at: backup, options: .migrations(SchemaMigration.bundled))
         #expect(try restored.contacts(matching: ContactQuery()).map(\.displayName) == ["Keep Me"])
@@ -110,10 +110,10 @@ import Testing
     @Test func tamperedRecordsAreRefusedWithTheirOwnError() throws {
         let cases: [(sql: String, error: ContactsDBError)] = [
             ("""
-             DELETE FROM schemaMigration WHERE identifier = '0006_whole_card';
-             DELETE FROM grdb_migrations WHERE identifier = '0006_whole_card';
+             DELETE FROM schemaMigration WHERE identifier = '0008_photos';
+             DELETE FROM grdb_migrations WHERE identifier = '0008_photos';
              """, .migrationRecordsDamaged(
-                path: "", reason: "the file's header counts 6 applied migrations, but 5 are recorded")),
+                path: "", reason: "the file's header counts 7 applied migrations, but 6 are recorded")),
             ("UPDATE schemaMigration SET checksum = 'x' WHERE identifier = '0001_initial'",
              .migrationEdited(path: "", migration: "0001_initial")),
             ("INSERT INTO schemaMigration VALUES ('0100_later', 'x', 'y')",
@@ -164,7 +164,7 @@ import Testing
         let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
 
         let error = captureError { _ = try ContactStore.open(at: path, options: .migrations(SchemaMigration.bundled)) }
-        #expect(error == .databaseTooNew(path: path, unknownMigrations: ["0007_petName"]))
+        #expect(error == .databaseTooNew(path: path, unknownMigrations: ["0009_petName"]))
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
     }
 
@@ -172,12 +172,12 @@ import Testing
         let path = directory.path("edited.sqlite")
         _ = try ContactStore.open(at: path, options: .migrations(SchemaMigration.bundled + [Self.version2]))
         let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
-        let edited = SchemaMigration(identifier: "0007_petName", sql: Self.version2.sql + "\n-- tweaked\n")
+        let edited = SchemaMigration(identifier: "0009_petName", sql: Self.version2.sql + "\n-- tweaked\n")
 
         let error = captureError {
             _ = try ContactStore.open(at: path, options: .migrations(SchemaMigration.bundled + [edited]))
         }
-        #expect(error == .migrationEdited(path: path, migration: "0007_petName"))
+        #expect(error == .migrationEdited(path: path, migration: "0009_petName"))
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
     }
 

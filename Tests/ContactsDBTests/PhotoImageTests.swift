@@ -7,17 +7,9 @@ import Testing
 /// hostile bytes a photo may be instead. Serialized, so that the peak
 /// memory measured is one photo's.
 @Suite(.serialized) struct PhotoImageTests {
-    /// A `width`×`height` gradient encoded as `format`; `bands` 4 gives it
-    /// an alpha that is transparent at the left edge.
+    /// ``PhotoImage/sample(width:height:format:bands:orientation:)``, by a shorter name.
     static func sample(_ width: Int, _ height: Int, _ format: cvips_format, bands: Int = 3, orientation: Int = 0) throws -> Data {
-        var output = cvips_output()
-        var error = [CChar](repeating: 0, count: 256)
-        guard cvips_encode_sample(Int32(width), Int32(height), Int32(bands), format, Int32(orientation), &output, &error, error.count) == 1
-        else {
-            throw ContactsDBError.databaseFailure(reason: "cannot encode a sample: \(PhotoImage.text(error))")
-        }
-        defer { cvips_free(output.bytes) }
-        return Data(bytes: output.bytes, count: output.length)
+        try PhotoImage.sample(width: width, height: height, format: format, bands: bands, orientation: orientation)
     }
 
     static func problem(_ data: Data) -> ContactsDBError.PhotoProblem? {

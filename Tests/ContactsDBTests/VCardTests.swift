@@ -92,7 +92,12 @@ import Testing
                                     Messenger(service: "skype", handle: "john.smith")])
         #expect(john.department == "Sales" && john.birthday == "1980-01-01" && john.note == "Met at the conference, 2019")
         #expect(report.unusual.messengers == 1)
-        #expect(report.extraProperties == ["PHOTO": 1])
+        // An inline photo is the contact's photo, kept as given though it
+        // is no whole JPEG, and counted.
+        #expect(report.extraProperties == [:])
+        #expect(john.hasPhoto && john.photo == nil)
+        #expect(try store.contact(id: john.id)?.photo == ContactPhoto(mediaType: "image/jpeg", data: Data(base64Encoded: "/9j/4AAQSkZJRg==")!))
+        #expect(report.unusual.undecodablePhotos == 1)
         let anna = try #require(contacts.first { $0.lastName == "Müller" })
         #expect(anna.phones == [Phone(type: "mobile", value: "+49-151-2345-6789")])
     }

@@ -23,12 +23,17 @@ struct DerivedFields: Sendable {
     var addressesFolded: [(city: String, country: String)]
     /// The card's formatted name where it differs from `displayName`.
     var formattedName: String?
+    /// The photo's size and thumbnail; nil without a photo, or for one
+    /// that cannot be decoded (an import keeps it as given all the same).
+    var photo: PhotoImage?
 
     /// The version of the rules below: stored with the keys, which are
     /// recomputed on open when it differs.
     static let version = Collation.version + "; phones by libphonenumber"
 
-    init(_ draft: ContactDraft, regions: PhoneRegions) {
+    /// - parameter thumbnailing: false leaves `photo` nil, for rewrites
+    ///   that keep the stored photo and thumbnail as they are.
+    init(_ draft: ContactDraft, regions: PhoneRegions, thumbnailing: Bool = true) {
         // Phonetic names stand in for the names they read, for sorting and
         // filing (Japanese and Korean address books rely on it).
         let hasPhonetic = draft.phoneticFirstName != nil || draft.phoneticLastName != nil
@@ -71,6 +76,9 @@ struct DerivedFields: Sendable {
         phonesNormalized = draft.phones.map { PhoneNumber($0.value, regions: regions).normalized }
         emailsFolded = draft.emails.map { Collation.fold($0.value) }
         addressesFolded = draft.addresses.map { (Collation.fold($0.city), Collation.fold($0.country)) }
+        // Decoding here rather than on the writer's thread lets an import
+        // make its thumbnails on the threads that derive its contacts.
+        photo = thumbnailing ? draft.photo.flatMap { try? PhotoImage($0.data) } : nil
     }
 
     /// Prefix, first, middle and last name, and suffix, in the order the
@@ -118,6 +126,8 @@ public struct ContactAttributes: OptionSet, Hashable, Sendable {
 
     /// Holds dates, URLs, relations, social profiles or extra properties.
     static let cardLists = ContactAttributes(rawValue: 1 << 8)
+    /// Has a photo, kept in its own table (Schema/0008).
+    public static let photo = ContactAttributes(rawValue: 1 << 9)
 
     /// Any messenger service.
     public static let messengers: ContactAttributes = [.telegram, .whatsapp, .viber, .signal, .threema]
@@ -126,7 +136,7 @@ public struct ContactAttributes: OptionSet, Hashable, Sendable {
     public static let named: [(name: String, attribute: ContactAttributes)] = [
         ("phone", .phone), ("email", .email), ("address", .address),
         ("telegram", .telegram), ("whatsapp", .whatsapp), ("viber", .viber),
-        ("signal", .signal), ("threema", .threema),
+        ("signal", .signal), ("threema", .threema), ("photo", .photo),
     ]
 
     init(_ draft: ContactDraft) {
@@ -135,11 +145,12 @@ public struct ContactAttributes: OptionSet, Hashable, Sendable {
         if !draft.emails.isEmpty { attributes.insert(.email) }
         if !draft.addresses.isEmpty { attributes.insert(.address) }
         for messenger in draft.messengers {
-            if let entry = Self.named.first(where: { $0.name == messenger.service }) {
+            if let entry = Self.named.first(where: { $0.name == messenger.service }), Self.messengers.contains(entry.attribute) {
                 attributes.insert(entry.attribute)
             }
         }
         if draft.details.hasLists { attributes.insert(.cardLists) }
+        if draft.photo != nil { attributes.insert(.photo) }
         self = attributes
     }
 }

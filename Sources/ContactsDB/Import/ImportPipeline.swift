@@ -24,6 +24,10 @@ struct ImportPipeline {
     var deferringIndexesAfter = DeferredIndexes.minimumContacts
 
     static let batchSize = 256
+    /// A batch also ends once its photos hold this many bytes, so that the
+    /// batches read ahead hold at most a few of them whatever their size
+    /// (a photo may have 10 MB).
+    static let batchPhotoBytes = 8 << 20
     /// Batches read ahead of the writer, at most.
     static let capacity = 8
 
@@ -92,6 +96,7 @@ struct ImportPipeline {
     ) {
         var records: [Record] = []
         records.reserveCapacity(batchSize)
+        var photoBytes = 0
         var offset = 0
         // Hands the records read so far over as one batch, validated and
         // derived; the first that fails, in input order, stops the reading
@@ -101,6 +106,7 @@ struct ImportPipeline {
             batch.reserveCapacity(records.count)
             let prepared = prepare(records, skippingInvalid: skippingInvalid, regions: regions)
             records.removeAll(keepingCapacity: true)
+            photoBytes = 0
             for result in prepared {
                 switch result {
                 case .success(let record): batch.append(record)
@@ -114,7 +120,8 @@ struct ImportPipeline {
         func add(_ path: String, _ bytesRead: Int, _ result: Result<ContactDraft, ContactsDBError>) throws {
             if buffer.isWriterGone { throw CancellationError() }
             records.append((path, bytesRead, result))
-            if records.count == batchSize { try flush() }
+            if case .success(let draft) = result { photoBytes += draft.photo?.data.count ?? 0 }
+            if records.count == batchSize || photoBytes >= batchPhotoBytes { try flush() }
         }
         func readOne(_ input: ContactsInput) throws {
             if VCardReader.isVCard(input.bytes) {
@@ -165,9 +172,10 @@ struct ImportPipeline {
             do {
                 var unusual = UnusualValues()
                 let draft = try ContactValidator.imported(try record.result.get(), at: record.path, counting: &unusual)
+                let derived = DerivedFields(draft, regions: regions)
+                if draft.photo != nil, derived.photo == nil { unusual.undecodablePhotos += 1 }
                 return .success(.contact(
-                    path: record.path, bytesRead: record.bytesRead, draft: draft,
-                    derived: DerivedFields(draft, regions: regions), unusual: unusual))
+                    path: record.path, bytesRead: record.bytesRead, draft: draft, derived: derived, unusual: unusual))
             } catch let error as ContactsDBError {
                 return skippingInvalid ? .success(.skipped(error.localizedDescription, bytesRead: record.bytesRead)) : .failure(error)
             } catch {

@@ -41,7 +41,12 @@ enum ContactJSONWriter {
             }
         }
         if !details.extra.isEmpty { json.add("extra", details.extra) }
+        if let photo = details.photo {
+            json.addObject("photo", [("mediaType", photo.mediaType), ("data", photo.data.base64EncodedString())])
+        }
         if let contact {
+            // Lists read no image bytes, yet say who has a photo.
+            if contact.hasPhoto { json.add("hasPhoto", true) }
             json.add("displayName", contact.displayName)
             json.add("sortName", contact.sortName)
             json.add("sectionKey", contact.sectionKey)
@@ -88,12 +93,22 @@ struct JSONObjectWriter {
         _ key: String, _ items: [T], flag: KeyPath<T, Bool>? = nil, _ fields: (T) -> [(String, String?)]
     ) {
         let objects = items.map { item in
-            var object = JSONObjectWriter()
-            for case let (name, value?) in fields(item) { object.add(name, value) }
+            var object = Self.object(fields(item))
             if let flag, item[keyPath: flag] { object.add("preferred", true) }
             return object.text
         }
         members.append("\(JSONText.quote(key)): [" + objects.joined(separator: ", ") + "]")
+    }
+
+    /// An object of string fields; a nil field is left out.
+    mutating func addObject(_ key: String, _ fields: [(String, String?)]) {
+        members.append("\(JSONText.quote(key)): " + Self.object(fields).text)
+    }
+
+    private static func object(_ fields: [(String, String?)]) -> JSONObjectWriter {
+        var object = JSONObjectWriter()
+        for case let (name, value?) in fields { object.add(name, value) }
+        return object
     }
 
     mutating func add(_ key: String, _ strings: [String]) {

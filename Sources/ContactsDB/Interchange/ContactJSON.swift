@@ -17,6 +17,7 @@ public struct ContactJSON: Sendable {
         case text(Int, String?)
         case dates([LabeledValue]), urls([LabeledValue]), relations([Relation]), socialProfiles([SocialProfile])
         case extra([String])
+        case photo(ContactPhoto?)
     }
 
     /// The optional texts of the whole card by JSON key, in the order
@@ -30,12 +31,12 @@ public struct ContactJSON: Sendable {
     ]
 
     static let derivedKeys: Set<String> = [
-        "displayName", "sortName", "sectionKey", "sortIndex", "createdAt", "updatedAt",
+        "displayName", "sortName", "sectionKey", "sortIndex", "createdAt", "updatedAt", "hasPhoto",
     ]
     private static let keys = ["id", "kind", "firstName", "lastName", "company", "age", "favorite", "groups",
                                "namePrefix", "middleName", "nameSuffix", "phoneticFirstName", "phoneticMiddleName",
                                "phoneticLastName", "nickname", "formattedName", "department", "jobTitle", "role",
-                               "birthday", "dates", "note", "urls", "relations", "socialProfiles", "extra",
+                               "birthday", "dates", "note", "urls", "relations", "socialProfiles", "extra", "photo",
                                "phones", "emails", "addresses", "messengers"]
 
     /// A draft holding just the fields present in the input.
@@ -67,6 +68,7 @@ public struct ContactJSON: Sendable {
             case .relations(let value): draft.relations = value
             case .socialProfiles(let value): draft.socialProfiles = value
             case .extra(let value): draft.extra = value
+            case .photo(let value): draft.photo = value
             }
         }
     }
@@ -221,6 +223,8 @@ public struct ContactJSON: Sendable {
                     try expect(.string, &reader, path(), "expected a vCard content line here.")
                     return try reader.readString()
                 }))
+            case "photo":
+                contact.changes.append(.photo(try photo(&reader, field())))
             case "messengers":
                 contact.changes.append(.messengers(try list(&reader, field()) { reader, path in
                     var messenger = Messenger(service: "", handle: "")
@@ -290,6 +294,18 @@ public struct ContactJSON: Sendable {
             throw invalid(field(), "\(text) is not a whole number from 0 to 999.")
         }
         return age
+    }
+
+    /// `{"mediaType", "data"}` with the bytes in base64, or null.
+    private static func photo(_ reader: inout JSONReader, _ field: @autoclosure () -> String) throws -> ContactPhoto? {
+        struct Fields { var mediaType = "", data = "" }
+        if try reader.readNull() { return nil }
+        var fields = Fields()
+        try object(&reader, field(), ["mediaType": \.mediaType, "data": \.data], required: ["data"], into: &fields)
+        guard let data = Data(base64Encoded: fields.data) else {
+            throw invalid("\(field()).data", "expected the photo's bytes in base64 here.")
+        }
+        return fields.mediaType.isEmpty ? ContactPhoto(data: data) : ContactPhoto(mediaType: fields.mediaType, data: data)
     }
 
     private static func list<T>(

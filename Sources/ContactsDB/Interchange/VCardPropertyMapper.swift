@@ -119,6 +119,9 @@ struct VCardPropertyMapper {
                 service: service, handle: line.parameter("X-USER").first ?? "", url: line.text))
         case "IMPP":
             return mapMessenger(line)
+        case "PHOTO" where isFirst && line.group == nil:
+            guard let photo = Self.photo(line) else { return keep(line) }
+            draft.photo = photo
         case "CATEGORIES" where isFirst && line.parameters.isEmpty:
             draft.groups += VCardContentLine.components(line.value, separator: ",")
                 .filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
@@ -150,6 +153,34 @@ struct VCardPropertyMapper {
         guard !handle.isEmpty else { return keep(line) }
         draft.messengers.append(Messenger(service: known ?? given, handle: handle))
         return true
+    }
+
+    /// A photo given inline: base64 in 2.1 (`ENCODING=BASE64;JPEG`) and
+    /// 3.0 (`ENCODING=b;TYPE=JPEG`), a `data:` URI in 4.0. Nil for a photo
+    /// by URL, or one with parameters the model cannot give back, which
+    /// stay in `extra`; Apple's crop rectangle describes a crop the engine
+    /// makes itself, and goes.
+    private static func photo(_ line: VCardContentLine) -> ContactPhoto? {
+        let known: Set<String> = ["ENCODING", "TYPE", "VALUE", "MEDIATYPE"]
+        guard line.parameters.allSatisfy({ known.contains($0.name) || $0.values.isEmpty || $0.name.hasPrefix("X-ABCROP") })
+        else { return nil }
+        let encoding = line.parameter("ENCODING").first?.uppercased()
+        var base64 = Substring(line.value)
+        var declared = line.types.first { $0 != "base64" }.map { $0.contains("/") ? $0 : "image/" + ($0 == "jpg" ? "jpeg" : $0) }
+        if encoding == "B" || encoding == "BASE64" || line.has("BASE64") {
+            // The type is in TYPE (or 2.1's bare parameter).
+        } else if base64.prefix(5).lowercased() == "data:", let comma = base64.firstIndex(of: ",") {
+            let head = base64[base64.index(base64.startIndex, offsetBy: 5)..<comma]
+            guard head.lowercased().hasSuffix(";base64") else { return nil }
+            declared = head.dropLast(7).isEmpty ? declared : String(head.dropLast(7)).lowercased()
+            base64 = base64[base64.index(after: comma)...]
+        } else {
+            return nil
+        }
+        // Folding may leave spaces in the value.
+        guard let data = Data(base64Encoded: String(base64.filter { !$0.isWhitespace })), !data.isEmpty else { return nil }
+        guard let declared else { return ContactPhoto(data: data) }
+        return ContactPhoto(mediaType: declared, data: data)
     }
 
     /// Keeps a line verbatim in `extra`; returns false.

@@ -67,6 +67,7 @@ extension Contact {
         if !groups.isEmpty { card.add("CATEGORIES:" + groups.map { VCardWriter.escape($0) }.joined(separator: ",")) }
         if let age { card.add("X-CONTACTSDB-AGE:\(age)") }
         if isFavorite { card.add("X-CONTACTSDB-FAVORITE:TRUE") }
+        if let photo = details.photo { card.add(VCardWriter.photo(photo, version: version)) }
         for line in details.extra { card.add(VCardWriter.extraLine(line, version: version)) }
         return card.text
     }
@@ -156,6 +157,19 @@ enum VCardWriter {
         return "IMPP\(parameter):\(escape(uri))"
     }
 
+    /// PHOTO with its bytes inline: 3.0's `ENCODING=b;TYPE=JPEG`, 4.0's
+    /// `data:` URI.
+    static func photo(_ photo: ContactPhoto, version: VCardVersion) -> String {
+        let base64 = photo.data.base64EncodedString()
+        switch version {
+        case .v4:
+            return "PHOTO:data:\(photo.mediaType);base64,\(base64)"
+        case .v3:
+            let subtype = photo.mediaType.lowercased().hasPrefix("image/") ? photo.mediaType.dropFirst(6).uppercased() : ""
+            return "PHOTO;ENCODING=b" + (subtype.isEmpty ? "" : ";TYPE=\(parameterValue(subtype))") + ":" + base64
+        }
+    }
+
     /// A parameter value, quoted where it holds `;`, `:` or `,`.
     static func parameterValue(_ value: String) -> String {
         value.contains(where: { ";:,".contains($0) }) ? "\"" + value.replacingOccurrences(of: "\"", with: "'") + "\"" : value
@@ -211,6 +225,17 @@ enum VCardWriter {
     /// Folds a line into pieces of at most 75 octets, never inside a UTF-8
     /// sequence, each continuation starting with a space.
     static func fold(_ line: String) -> String {
+        // An ASCII line (a photo's base64, megabytes long) folds by bytes,
+        // without walking its characters.
+        if line.utf8.allSatisfy({ $0 < 0x80 }) {
+            let bytes = Array(line.utf8)
+            var pieces = [bytes.prefix(75)], start = 75
+            while start < bytes.count {
+                pieces.append(bytes[start..<Swift.min(start + 74, bytes.count)])
+                start += 74
+            }
+            return pieces.map { String(decoding: $0, as: UTF8.self) }.joined(separator: "\r\n ")
+        }
         var pieces: [String] = [], current = "", size = 0
         for character in line {
             let length = character.utf8.count

@@ -32,6 +32,9 @@ public struct Contact: Identifiable, Hashable, Sendable {
     public var sortIndex: Int
     public var createdAt: Date
     public var updatedAt: Date
+    /// Whether the contact has a photo, known without reading it: list
+    /// queries leave `photo` nil and set this.
+    public var hasPhoto: Bool = false
 
     /// The writable part of this contact.
     public var draft: ContactDraft {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Everything a phone's or a mail client's address book holds beyond the
 /// names, phones, emails, addresses and messengers (SPEC §The whole card).
 ///
@@ -33,6 +35,9 @@ public struct ContactDetails: Hashable, Sendable {
     /// content line as read (`item3.X-CUSTOM;TYPE=foo:value`), written back
     /// on export.
     public var extra: [String] = []
+    /// The contact's photo as given. Nil in contacts read by a list query,
+    /// which reads no image bytes: see ``Contact/hasPhoto``.
+    public var photo: ContactPhoto?
 
     public init() {}
 
@@ -42,6 +47,24 @@ public struct ContactDetails: Hashable, Sendable {
         !dates.isEmpty || !urls.isEmpty || !relations.isEmpty || !socialProfiles.isEmpty || !extra.isEmpty
     }
 }
+
+/// A contact's photo: the original bytes as given, and their type.
+public struct ContactPhoto: Hashable, Sendable {
+    /// `image/jpeg`, `image/png`, … as found by content where it can be,
+    /// else as the card declared it.
+    public var mediaType: String
+    public var data: Data
+
+    public init(mediaType: String, data: Data) {
+        self.mediaType = mediaType
+        self.data = data
+    }
+}
+
+/// A photo's thumbnail as stored: a square of at most
+/// ``PhotoImage/thumbnailSide`` pixels, `image/jpeg` or `image/webp`. The
+/// same two fields as a photo, under the name that says which it is.
+public typealias ContactThumbnail = ContactPhoto
 
 public enum ContactKind: String, CaseIterable, Hashable, Sendable {
     case individual, organization

@@ -38,6 +38,11 @@ public enum BenchmarkSQL {
             WHERE window IN (?, ?, ?, ?) AND instr(phone.normalized, ?) > 0)
         \(defaultOrder)
         """
+    /// The thumbnails of the contacts whose keys are bound as one JSON array.
+    public static let thumbnails = """
+        SELECT contactPk, thumbnailType, thumbnail FROM contactPhoto
+        WHERE contactPk IN (SELECT value FROM json_each(?)) AND thumbnail IS NOT NULL
+        """
     public static let sections = "SELECT sectionKey, count FROM sectionCount WHERE count > 0 ORDER BY sortIndex"
     /// Phones, emails, addresses and messengers of the contacts whose keys
     /// are bound as one JSON array.

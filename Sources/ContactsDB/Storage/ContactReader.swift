@@ -61,7 +61,8 @@ enum ContactReader {
                 details: details,
                 displayName: row.text(6), sortName: row.text(7), sectionKey: row.text(8), sortIndex: row.int(9),
                 createdAt: Timestamp.date(from: row.text(10)) ?? Date(timeIntervalSince1970: 0),
-                updatedAt: Timestamp.date(from: row.text(11)) ?? Date(timeIntervalSince1970: 0))))
+                updatedAt: Timestamp.date(from: row.text(11)) ?? Date(timeIntervalSince1970: 0),
+                hasPhoto: ContactAttributes(rawValue: row.int(13)).contains(.photo))))
         }
         return result
     }
@@ -121,8 +122,10 @@ enum ContactReader {
     /// - parameter trustingAttributes: true skips looking up the kinds of
     ///   children a contact's attributes say it lacks, as queries do;
     ///   writes and repairs read every table, whatever the attributes say.
+    /// - parameter readingPhotos: false leaves `photo` nil (lists read no
+    ///   image bytes; `hasPhoto` says who has one).
     static func withChildren(
-        _ stored: [StoredContact], trustingAttributes: Bool = false, _ db: Database
+        _ stored: [StoredContact], trustingAttributes: Bool = false, readingPhotos: Bool = true, _ db: Database
     ) throws -> [Contact] {
         var result = stored.map(\.contact)
         guard !result.isEmpty else { return [] }
@@ -175,6 +178,10 @@ enum ContactReader {
         }
         try each(childrenSQL("line", from: "extraProperty"), holding: .cardLists) {
             result[$0].extra.append($1.text(1))
+        }
+        if readingPhotos {
+            let originals = try PhotoReader.originals(pks: stored.map(\.pk), db)
+            for (pk, photo) in originals { if let offset = index[pk] { result[offset].photo = photo } }
         }
         // Memberships from their covering index, then the few group names
         // once, rather than a join per membership.

@@ -9,6 +9,7 @@ final class ContactWriter {
     private let deleteChildren: [SQLiteStatement]
     private let favorites: FavoriteList
     private let groups: GroupWriter
+    private let photos: PhotoWriter
     /// The database's default phone regions, read once per write.
     let regions: PhoneRegions
 
@@ -50,6 +51,7 @@ final class ContactWriter {
         }
         favorites = FavoriteList(db)
         groups = try GroupWriter(db)
+        photos = try PhotoWriter(db)
         regions = try Settings.phoneRegions(db)
     }
 
@@ -68,14 +70,20 @@ final class ContactWriter {
         }
         let pk = insertContact.lastInsertedRowID
         try writeChildren(pk: pk, draft, derived)
+        if draft.photo != nil { try photos.write(pk: pk, draft.photo, derived.photo) }
         if draft.isFavorite { try favorites.append(pk) }
         return id
     }
 
     /// Replaces a stored contact's fields and children with a validated draft.
-    func replace(pk: Int64, _ draft: ContactDraft, createdAt: Date, updatedAt: Date) throws {
+    ///
+    /// - parameter keepingPhoto: true leaves the stored photo and its
+    ///   thumbnail as they are, for rewrites of derived fields that read the
+    ///   draft from the database.
+    func replace(pk: Int64, _ draft: ContactDraft, createdAt: Date, updatedAt: Date, keepingPhoto: Bool = false) throws {
         for statement in deleteChildren { try statement.execute(.int(Int(pk))) }
-        let derived = DerivedFields(draft, regions: regions)
+        let derived = DerivedFields(draft, regions: regions, thumbnailing: !keepingPhoto)
+        if !keepingPhoto { try photos.write(pk: pk, draft.photo, derived.photo) }
         try updateContact.execute(contactValues(
             draft, derived, createdAt: Timestamp.string(from: createdAt), updatedAt: Timestamp.string(from: updatedAt))
             + [.int(Int(pk))])

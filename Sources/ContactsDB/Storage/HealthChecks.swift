@@ -45,9 +45,11 @@ enum HealthChecks {
     /// (queries skip the child tables its bits rule out).
     private static let attributesMatchSQL: String = {
         let held = ContactAttributes.named.map { name, attribute in
-            let rows = ["phone", "email", "address"].contains(name)
-                ? "SELECT 1 FROM \(name) WHERE contactPk = contact.pk"
-                : "SELECT 1 FROM messenger WHERE contactPk = contact.pk AND service = '\(name)'"
+            let rows = switch name {
+            case "phone", "email", "address": "SELECT 1 FROM \(name) WHERE contactPk = contact.pk"
+            case "photo": "SELECT 1 FROM contactPhoto WHERE contactPk = contact.pk"
+            default: "SELECT 1 FROM messenger WHERE contactPk = contact.pk AND service = '\(name)'"
+            }
             return "EXISTS (\(rows)) * \(attribute.rawValue)"
         }
         let lists = ["contactDate", "url", "relation", "socialProfile", "extraProperty"]

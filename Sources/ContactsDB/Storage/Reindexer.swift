@@ -22,8 +22,9 @@ enum Reindexer {
         try db.execute(sql: "DELETE FROM phoneWindow")
         for chunk in ids.chunked(into: 500) {
             let stored = try ContactReader.stored(ids: Array(chunk), db)
-            for (pk, contact) in zip(stored.map(\.pk), try ContactReader.withChildren(stored, db)) {
-                try writer.replace(pk: pk, contact.draft, createdAt: contact.createdAt, updatedAt: contact.updatedAt)
+            for (pk, contact) in zip(stored.map(\.pk), try ContactReader.withChildren(stored, readingPhotos: false, db)) {
+                try writer.replace(
+                    pk: pk, contact.draft, createdAt: contact.createdAt, updatedAt: contact.updatedAt, keepingPhoto: true)
             }
         }
         try rebuildCounts(db)

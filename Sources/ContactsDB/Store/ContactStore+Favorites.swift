@@ -6,7 +6,7 @@ extension ContactStore {
 
     /// The favorites, in the order the user set.
     public func favorites() throws -> [Contact] {
-        try read { db in try ContactReader.withChildren(try ContactReader.favorites(db), db) }
+        try read { db in try ContactReader.withChildren(try ContactReader.favorites(db), readingPhotos: false, db) }
     }
 
     /// Makes the contacts favorites, appended in the order given; those

@@ -10,13 +10,19 @@ extension ContactStore {
     /// - parameter includingChildren: false leaves phones, emails, addresses
     ///   and messengers empty, for a list that shows names only.
     public func contacts(matching query: ContactQuery, includingChildren: Bool = true) throws -> [Contact] {
-        try read { db in
-            let plan = try QueryPlanner.plan(query, db)
-            let (sql, arguments) = query.selectStatement(columns: ContactReader.contactColumns, plan: plan)
-            let stored = try ContactReader.fetch(sql, arguments, db)
-            return includingChildren
-                ? try ContactReader.withChildren(stored, trustingAttributes: true, db) : stored.map(\.contact)
-        }
+        try read { db in try page(query, includingChildren: includingChildren, db).contacts }
+    }
+
+    /// The page `query` selects, as stored rows and as contacts, in order.
+    func page(
+        _ query: ContactQuery, includingChildren: Bool, _ db: Database
+    ) throws -> (stored: [StoredContact], contacts: [Contact]) {
+        let plan = try QueryPlanner.plan(query, db)
+        let (sql, arguments) = query.selectStatement(columns: ContactReader.contactColumns, plan: plan)
+        let stored = try ContactReader.fetch(sql, arguments, db)
+        return (stored, includingChildren
+            ? try ContactReader.withChildren(stored, trustingAttributes: true, readingPhotos: false, db)
+            : stored.map(\.contact))
     }
 
     /// The ids that match `query`, in its order.

@@ -1,3 +1,6 @@
+import CVips
+import Foundation
+
 /// A deterministic synthetic data set in the shape of real address books:
 /// names about 60% Latin (some with diacritics), 25% Cyrillic, 15% Hangul;
 /// on average 1.5 phones (Russian, Korean and US formats), 1.2 emails,
@@ -5,30 +8,76 @@
 /// name, 10% without a last name and 5% company only; 5% favorites and a
 /// quarter in one or two groups.
 ///
-/// The same `count` and `seed` always give the same contacts.
+/// The same `count` and `seed` always give the same contacts; photos, when
+/// asked for, come from a random stream of their own, so that the contacts
+/// are otherwise the same with or without them.
 public struct SyntheticContacts: Sequence, Sendable {
     public let count: Int
     public let seed: UInt64
+    public let photos: Photos?
 
-    public init(count: Int, seed: UInt64 = 1) {
+    /// Which contacts get a photo, and how large.
+    public struct Photos: Sendable {
+        /// The share of contacts with a photo, 0 to 100.
+        public var percent: Int
+        /// Each photo's size in bytes: a JPEG of 640×480 pixels padded with
+        /// comment segments (which decoders skip) up to this size; 0 leaves
+        /// it as encoded (about 10 KB).
+        public var bytes: Int
+
+        public init(percent: Int, bytes: Int = 0) {
+            self.percent = percent
+            self.bytes = bytes
+        }
+    }
+
+    public init(count: Int, seed: UInt64 = 1, photos: Photos? = nil) {
         self.count = count
         self.seed = seed
+        self.photos = photos
     }
 
     public func makeIterator() -> Iterator {
-        Iterator(remaining: count, random: SplitMix64(seed: seed))
+        let photo = photos.flatMap { _ in try? PhotoImage.sample(width: 640, height: 480, format: CVIPS_JPEG) }
+        return Iterator(remaining: count, random: SplitMix64(seed: seed), photos: photos, photo: photo,
+                        photoRandom: SplitMix64(seed: ~seed))
     }
 
     public struct Iterator: IteratorProtocol {
         var remaining: Int
         var random: SplitMix64
         var index = 0
+        let photos: Photos?
+        /// The JPEG every photo is made from.
+        let photo: Data?
+        var photoRandom: SplitMix64
 
         public mutating func next() -> ContactDraft? {
             guard remaining > 0 else { return nil }
             remaining -= 1
             index += 1
-            return makeContact(number: index)
+            var draft = makeContact(number: index)
+            if let photos, let photo, photoRandom.below(100) < photos.percent {
+                draft.photo = ContactPhoto(mediaType: "image/jpeg", data: Self.padded(photo, number: index, to: photos.bytes))
+            }
+            return draft
+        }
+
+        /// `jpeg` with comment segments after its start marker up to `size`
+        /// bytes, the first naming the contact so that no two photos are
+        /// the same bytes.
+        static func padded(_ jpeg: Data, number: Int, to size: Int) -> Data {
+            var result = Data(jpeg.prefix(2))
+            result.reserveCapacity(Swift.max(size, jpeg.count))
+            var remaining = size - jpeg.count, label = Array("contact \(number)".utf8)
+            while remaining > 4 {
+                let payload = Swift.min(remaining - 4, 65_533)
+                result += [0xFF, 0xFE, UInt8((payload + 2) >> 8), UInt8((payload + 2) & 0xFF)]
+                result += label.prefix(payload) + Array(repeating: 0x20, count: Swift.max(0, payload - label.count))
+                label = []
+                remaining -= payload + 4
+            }
+            return result + jpeg.dropFirst(2)
         }
 
         private mutating func makeContact(number: Int) -> ContactDraft {

@@ -96,6 +96,7 @@ enum ContactValidator {
                 try validated(messenger, at: field("messengers[\(index)]"), counting: &unusual)
             }
             try validateDetails(draft.details, into: &result.details)
+            result.photo = try photo(draft.photo)
             var groupKeys: Set<String> = []
             // A set of names, kept in name order as the engine returns them.
             result.groups = try draft.groups.enumerated().compactMap { index, name in
@@ -112,6 +113,19 @@ enum ContactValidator {
             ("phoneticLastName", \.phoneticLastName), ("nickname", \.nickname), ("formattedName", \.formattedName),
             ("department", \.department), ("jobTitle", \.jobTitle), ("role", \.role),
         ]
+
+        /// A typed photo must decode (``PhotoImage`` says why not); an
+        /// imported one is kept as given, its type found by content where
+        /// it can be. Either way the type is the content's, not the label's.
+        private func photo(_ photo: ContactPhoto?) throws -> ContactPhoto? {
+            guard var photo else { return nil }
+            if isTyped {
+                photo.mediaType = try PhotoImage(photo.data).mediaType
+            } else if let found = PhotoImage.mediaType(of: photo.data) {
+                photo.mediaType = found
+            }
+            return photo
+        }
 
         // MARK: - The whole card
 
@@ -379,6 +393,8 @@ public struct UnusualValues: Hashable, Sendable {
     public var messengers = 0
     /// Contacts with no first name, last name or company.
     public var unnamedContacts = 0
+    /// Photos that cannot be decoded, kept as given without a thumbnail.
+    public var undecodablePhotos = 0
 
     public init() {}
 
@@ -389,6 +405,7 @@ public struct UnusualValues: Hashable, Sendable {
         emails += other.emails
         messengers += other.messengers
         unnamedContacts += other.unnamedContacts
+        undecodablePhotos += other.undecodablePhotos
     }
 
     /// "4 phone numbers, 1 email address and 2 contacts without a name".
@@ -396,7 +413,8 @@ public struct UnusualValues: Hashable, Sendable {
         let parts = [(phones, "phone number", "phone numbers"), (emails, "email address", "email addresses"),
                      (messengers, "messenger of another service", "messengers of other services"),
                      (unnamedContacts, "contact without a first name, last name or company",
-                      "contacts without a first name, last name or company")]
+                      "contacts without a first name, last name or company"),
+                     (undecodablePhotos, "undecodable photo (no thumbnail)", "undecodable photos (no thumbnails)")]
             .filter { $0.0 > 0 }.map { "\($0.0) \($0.0 == 1 ? $0.1 : $0.2)" }
         guard let last = parts.last else { return "" }
         return parts.count == 1 ? last : parts.dropLast().joined(separator: ", ") + " and " + last

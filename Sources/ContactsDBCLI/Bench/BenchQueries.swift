@@ -67,6 +67,9 @@ enum BenchQueries {
                        engine: { try store.sections(matching: ContactQuery()).count }, raw: sql.sections),
             BenchQuery(name: "Q9", title: "Q1's page with all children",
                        engine: contacts(page, true), raw: sql.pageWithChildren),
+            BenchQuery(name: "Q10", title: "Q1's page with thumbnails",
+                       engine: { try store.contactsWithThumbnails(matching: page, includingChildren: false).count },
+                       raw: sql.pageWithThumbnails),
         ]
     }
 }
@@ -77,6 +80,7 @@ struct RawQueries {
     private let pageStatement, phoneAndEmailStatement, fourAttributesStatement, countStatement: RawSQLite.Statement
     private let nameStatement, phoneStatement, wholePhoneStatement, sectionsStatement: RawSQLite.Statement
     private let childStatements: [RawSQLite.Statement]
+    private let thumbnailStatement: RawSQLite.Statement
 
     init(raw: RawSQLite) throws {
         self.raw = raw
@@ -89,6 +93,7 @@ struct RawQueries {
         wholePhoneStatement = try raw.prepare(BenchmarkSQL.wholePhone)
         sectionsStatement = try raw.prepare(BenchmarkSQL.sections)
         childStatements = try BenchmarkSQL.children.map(raw.prepare)
+        thumbnailStatement = try raw.prepare(BenchmarkSQL.thumbnails)
     }
 
     /// Reads a contact row's columns as an app would.
@@ -135,9 +140,19 @@ struct RawQueries {
         return count
     }
 
+    /// The page's keys as one JSON array, for `json_each(?)`.
+    private func keys(_ pks: [Int]) -> String { "[" + pks.map(String.init).joined(separator: ",") + "]" }
+
+    func pageWithThumbnails() -> Int {
+        let ids = readContacts(pageStatement)
+        var thumbnails: [Int: (String?, Data)] = [:]
+        thumbnailStatement.run([keys(ids)]) { row in thumbnails[row.int(0)] = (row.text(1), row.blob(2)) }
+        return ids.count
+    }
+
     func pageWithChildren() -> Int {
         let ids = readContacts(pageStatement)
-        let list = "[" + ids.map(String.init).joined(separator: ",") + "]"
+        let list = keys(ids)
         var children = 0
         for statement in childStatements {
             statement.run([list]) { row in

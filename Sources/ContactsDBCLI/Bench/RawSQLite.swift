@@ -55,6 +55,11 @@ final class RawSQLite {
 
         func int(_ column: Int32) -> Int { Int(sqlite3_column_int64(statement, column)) }
 
+        func blob(_ column: Int32) -> Data {
+            guard let bytes = sqlite3_column_blob(statement, column) else { return Data() }
+            return Data(bytes: bytes, count: Int(sqlite3_column_bytes(statement, column)))
+        }
+
         func text(_ column: Int32) -> String? {
             guard let bytes = sqlite3_column_text(statement, column) else { return nil }
             return String(cString: bytes)

@@ -8,7 +8,8 @@ extension ContactsDBCommand {
             commandName: "bench",
             abstract: "Time the import and the standard queries on a synthetic data set.",
             discussion: """
-                Generates --contacts synthetic contacts (as `generate` does), imports them into a temporary \
+                Generates --contacts synthetic contacts (as `generate` does, --photos percent of them with a \
+                photo), imports them into a temporary \
                 database through the same code path as `import`, then runs each standard query --runs times \
                 warm through the library and as hand-written SQL on the raw SQLite C API, alternating, and \
                 reports medians and spreads. Nothing outside the temporary directory is touched.
@@ -20,11 +21,21 @@ extension ContactsDBCommand {
         @Option(help: "Timed runs of each query (at least 20).") var runs = 25
         @Option(help: "The data set's random seed.") var seed: UInt64 = 1
         @Option(help: "Output format.") var format: Format = .table
+        @Option(help: "The share of contacts with a photo, in percent (Q10 reads their thumbnails).")
+        var photos = 0
+        @Option(help: ArgumentHelp(
+            "Each photo's size: a 640×480 JPEG padded to this many bytes (0: as encoded, about 10 KB).",
+            valueName: "bytes"))
+        var photoBytes = 0
         @Option(help: ArgumentHelp("Keep the benchmark database at this path (it must not exist).", valueName: "path"))
         var keep: String?
 
         func validate() throws {
             if contacts < 100 { throw ValidationError("Please give --contacts 100 or more.") }
+            if !(0...100).contains(photos) { throw ValidationError("Please give --photos a percentage from 0 to 100.") }
+            if !(0...PhotoImage.maximumBytes).contains(photoBytes) {
+                throw ValidationError("Please give --photo-bytes from 0 to \(PhotoImage.maximumBytes).")
+            }
             if runs < 20 { throw ValidationError("Please give --runs 20 or more, so that medians mean something.") }
             if let keep, FileManager.default.fileExists(atPath: keep) {
                 throw ValidationError("Please give --keep a path that does not exist yet (\(keep) does).")
@@ -57,7 +68,8 @@ extension ContactsDBCommand {
         private func writeDataSet(to path: String) throws {
             let file = try AtomicFile(path: path)
             var buffer = "["
-            for (index, draft) in SyntheticContacts(count: contacts, seed: seed).enumerated() {
+            let photos = photos > 0 ? SyntheticContacts.Photos(percent: photos, bytes: photoBytes) : nil
+            for (index, draft) in SyntheticContacts(count: contacts, seed: seed, photos: photos).enumerated() {
                 buffer += (index == 0 ? "\n" : ",\n") + draft.jsonText
                 if buffer.utf8.count > 1 << 20 {
                     try file.write(buffer)

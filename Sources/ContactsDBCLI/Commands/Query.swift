@@ -15,7 +15,7 @@ extension ContactsDBCommand {
                 """)
 
         enum Attribute: String, ExpressibleByArgument, CaseIterable {
-            case phone, email, address, telegram, whatsapp, viber, signal, threema
+            case phone, email, address, telegram, whatsapp, viber, signal, threema, photo
         }
 
         @OptionGroup var database: DatabaseOptions

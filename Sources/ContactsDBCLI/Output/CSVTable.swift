@@ -18,6 +18,7 @@ struct CSVTable {
         ("nickname", { $0.nickname ?? "" }), ("formattedName", { $0.formattedName ?? "" }),
         ("department", { $0.department ?? "" }), ("jobTitle", { $0.jobTitle ?? "" }), ("role", { $0.role ?? "" }),
         ("birthday", { $0.birthday ?? "" }), ("note", { $0.note ?? "" }),
+        ("hasPhoto", { $0.hasPhoto ? "true" : "false" }),
     ]
 
     /// The lists: column prefix, the parts of each entry, how many columns

@@ -23,17 +23,19 @@ enum ContactPrinter {
     }
 
     /// Aligned columns: name, first phone (display form), first email,
-    /// messenger services, id. "+N" marks further phones or emails.
+    /// messenger services, whether there is a photo, id. "+N" marks
+    /// further phones or emails.
     static func table(_ contacts: [Contact], regions: PhoneRegions) -> String {
         guard !contacts.isEmpty else { return noMatch + "\n" }
         func more(_ count: Int) -> String { count > 1 ? " +\(count - 1)" : "" }
-        let header = ["NAME", "PHONE", "EMAIL", "MESSENGERS", "ID"]
+        let header = ["NAME", "PHONE", "EMAIL", "MESSENGERS", "PHOTO", "ID"]
         let rows = contacts.map { contact in
             [
                 contact.displayName,
                 (contact.phones.first?.displayValue(regions: regions) ?? "") + more(contact.phones.count),
                 (contact.emails.first?.value ?? "") + more(contact.emails.count),
                 contact.messengers.map(\.service).joined(separator: ", "),
+                contact.hasPhoto ? "yes" : "",
                 contact.id,
             ]
         }
@@ -57,6 +59,9 @@ enum ContactPrinter {
             return ("address (\(address.type))", parts.filter { !$0.isEmpty }.joined(separator: ", "))
         }
         lines += contact.messengers.map { ($0.service, $0.handle) }
+        if let photo = contact.photo {
+            lines.append(("photo", "\(photo.mediaType), \(photo.data.count) bytes"))
+        }
         lines += [
             ("created", Timestamp.string(from: contact.createdAt)),
             ("updated", Timestamp.string(from: contact.updatedAt)),

@@ -21,8 +21,17 @@ enum StandardOutput {
     /// Appends `text`, writing the buffer out when it is full (at once on a
     /// terminal, so that a person sees lines as they come).
     static func write(_ text: String) {
+        append(text.utf8)
+    }
+
+    /// Appends raw bytes (a photo).
+    static func write(_ data: Data) {
+        append(data)
+    }
+
+    private static func append(_ bytes: some Sequence<UInt8>) {
         guard failure == nil else { return }
-        buffer.append(contentsOf: text.utf8)
+        buffer.append(contentsOf: bytes)
         if buffer.count >= capacity || isTerminal { flush() }
     }
 
