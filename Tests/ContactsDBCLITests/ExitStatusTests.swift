@@ -13,6 +13,8 @@ import Testing
         (.malformedJSON(file: "a.json", line: 1, column: 2, reason: "eof"), 65),
         (.duplicateContactID(field: "contacts[0].id", id: "x"), 65),
         (.groupExists(name: "g"), 65),
+        (.foreignChangeToken(token: "x"), 65),
+        (.expiredChangeToken(token: "x"), 65),
         (.unreadableFile(path: "/in.json", reason: "no such file"), 66),
         (.unwritableFile(path: "/out.vcf", reason: "No space left on device"), 74),
         (.unwritableOutput(reason: "No space left on device"), 74),
@@ -24,6 +26,7 @@ import Testing
         (.diskFull(path: "/db"), 74),
         (.migrationFailed(migration: "0002_x", reason: "boom"), 70),
         (.databaseFailure(reason: "boom"), 70),
+        (.revisionConflict(id: "x", expected: 3, current: 5), 75),
     ]
 
     @Test(arguments: cases.indices)

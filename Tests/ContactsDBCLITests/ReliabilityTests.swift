@@ -263,6 +263,7 @@ import Testing
             ("0003_name_words_in_order", { db in try db.columns(in: "contact").contains { $0.name == "nameWords" } }),
             ("0004_phone_windows", { db in try db.tableExists("phoneWindow") }),
             ("0005_derived_table_sources", { db in try db.viewExists("phoneDigitsOf") }),
+            ("0006_changes", { db in try db.tableExists("changeClock") }),
         ]
         var random = SplitMix64(seed: 13)
         var stops = Array(repeating: 0, count: upgrades.count + 1), killedAfterBackup = 0
@@ -290,7 +291,7 @@ import Testing
             #expect(try cli.run(db: db, ["doctor"]).exitCode == 0)
         }
         #expect(stops.dropLast().reduce(0, +) >= 1, "every kill came after the last migration: nothing was tested")
-        print("killed migration: 8 trials stopped after 0001…0005: \(stops) (\(killedAfterBackup) of those at 0001 after the backup began)")
+        print("killed migration: 8 trials stopped after 0001…0006: \(stops) (\(killedAfterBackup) of those at 0001 after the backup began)")
     }
 
     /// Random arguments from the CLI's own vocabulary and hostile values:

@@ -7,7 +7,7 @@ import Testing
 @Suite struct MigratorTests {
     let directory = TemporaryDirectory()
 
-    static let version2 = SchemaMigration(identifier: "0006_nickname", sql: """
+    static let version2 = SchemaMigration(identifier: "0007_nickname", sql: """
         ALTER TABLE contact ADD COLUMN nickname TEXT;
         CREATE INDEX contact_on_nickname ON contact(nickname);
         """)
@@ -45,7 +45,7 @@ import Testing
         let countsBefore = try old.tableCounts()
 
         let upgraded = try ContactStore.open(at: path, options: .migrations(SchemaMigration.bundled + [Self.version2]))
-        #expect(upgraded.openReport.appliedMigrations == ["0006_nickname"])
+        #expect(upgraded.openReport.appliedMigrations == ["0007_nickname"])
         #expect(try upgraded.contacts(matching: ContactQuery()) == before)
         #expect(try upgraded.tableCounts() == countsBefore)
         let columns = try upgraded.read { db in try db.columns(in: "contact").map(\.name) }
@@ -69,7 +69,7 @@ import Testing
         let unrelated = directory.write("kept.sqlite.before-notes.txt", "mine")
         let upgraded = try ContactStore.open(at: path, options: .migrations(SchemaMigration.bundled + [Self.version2]))
         let backup = try #require(upgraded.openReport.backupBeforeMigration)
-        #expect(backup.hasPrefix(path + ".before-0006_nickname-"))
+        #expect(backup.hasPrefix(path + ".before-0007_nickname-"))
 
         let restored = try ContactStore.open(at: backup, options: .migrations(SchemaMigration.bundled))
         #expect(try restored.contacts(matching: ContactQuery()).map(\.displayName) == ["Keep Me"])
@@ -164,7 +164,7 @@ import Testing
         let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
 
         let error = captureError { _ = try ContactStore.open(at: path, options: .migrations(SchemaMigration.bundled)) }
-        #expect(error == .databaseTooNew(path: path, unknownMigrations: ["0006_nickname"]))
+        #expect(error == .databaseTooNew(path: path, unknownMigrations: ["0007_nickname"]))
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
     }
 
@@ -172,12 +172,12 @@ import Testing
         let path = directory.path("edited.sqlite")
         _ = try ContactStore.open(at: path, options: .migrations(SchemaMigration.bundled + [Self.version2]))
         let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
-        let edited = SchemaMigration(identifier: "0006_nickname", sql: Self.version2.sql + "\n-- tweaked\n")
+        let edited = SchemaMigration(identifier: "0007_nickname", sql: Self.version2.sql + "\n-- tweaked\n")
 
         let error = captureError {
             _ = try ContactStore.open(at: path, options: .migrations(SchemaMigration.bundled + [edited]))
         }
-        #expect(error == .migrationEdited(path: path, migration: "0006_nickname"))
+        #expect(error == .migrationEdited(path: path, migration: "0007_nickname"))
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
     }
 

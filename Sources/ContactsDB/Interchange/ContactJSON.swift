@@ -15,7 +15,7 @@ public struct ContactJSON: Sendable {
     }
 
     static let derivedKeys: Set<String> = [
-        "displayName", "sortName", "sectionKey", "sortIndex", "createdAt", "updatedAt",
+        "displayName", "sortName", "sectionKey", "sortIndex", "createdAt", "updatedAt", "revision",
     ]
     private static let keys = ["id", "firstName", "lastName", "company", "age", "favorite", "groups",
                                "phones", "emails", "addresses", "messengers"]

@@ -15,7 +15,8 @@ enum ContactReader {
     static let contactColumns = """
         contact.pk, contact.id, contact.firstName, contact.lastName, contact.company, contact.age,
         contact.displayName, contact.sortName, contact.sectionKey, contact.sortIndex,
-        contact.createdAt, contact.updatedAt, contact.favoritePosition IS NOT NULL, contact.attributes
+        contact.createdAt, contact.updatedAt, contact.favoritePosition IS NOT NULL, contact.attributes,
+        contact.revision
         """
 
     /// The column that selects only the id.
@@ -50,7 +51,8 @@ enum ContactReader {
                 phones: [], emails: [], addresses: [], messengers: [], isFavorite: row.bool(12), groups: [],
                 displayName: row.text(6), sortName: row.text(7), sectionKey: row.text(8), sortIndex: row.int(9),
                 createdAt: Timestamp.date(from: row.text(10)) ?? Date(timeIntervalSince1970: 0),
-                updatedAt: Timestamp.date(from: row.text(11)) ?? Date(timeIntervalSince1970: 0))))
+                updatedAt: Timestamp.date(from: row.text(11)) ?? Date(timeIntervalSince1970: 0),
+                revision: row.int(14))))
         }
         return result
     }
