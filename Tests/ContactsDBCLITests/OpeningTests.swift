@@ -99,20 +99,20 @@ import Testing
         ("a record removed", "current",
          "DELETE FROM schemaMigration WHERE identifier = '0002_favorites_groups'", "0002_favorites_groups is not recorded"),
         ("the last record removed from both tables", "current", """
-            DELETE FROM schemaMigration WHERE identifier = '0005_derived_table_sources';
-            DELETE FROM grdb_migrations WHERE identifier = '0005_derived_table_sources';
-            """, "header counts 5 applied migrations, but 4"),
+            DELETE FROM schemaMigration WHERE identifier = '0006_changes';
+            DELETE FROM grdb_migrations WHERE identifier = '0006_changes';
+            """, "header counts 6 applied migrations, but 5"),
         ("the last record removed, not from grdb_migrations", "current",
-         "DELETE FROM schemaMigration WHERE identifier = '0005_derived_table_sources'",
-         "disagree about migration 0005_derived_table_sources"),
+         "DELETE FROM schemaMigration WHERE identifier = '0006_changes'",
+         "disagree about migration 0006_changes"),
         ("a record of an earlier build removed", "version1",
          "DELETE FROM schemaMigration", "disagree about migration 0001_initial"),
         ("a checksum changed", "current",
          "UPDATE schemaMigration SET checksum = 'e3b0c442' WHERE identifier = '0003_name_words_in_order'",
          "migration 0003_name_words_in_order with a different checksum"),
         ("a later version", "current",
-         "INSERT INTO schemaMigration VALUES ('0006_from_a_newer_build', 'abc', '2030-01-01T00:00:00.000Z')",
-         "newer contactsdb (unknown migrations: 0006_from_a_newer_build)"),
+         "INSERT INTO schemaMigration VALUES ('0099_from_a_newer_build', 'abc', '2030-01-01T00:00:00.000Z')",
+         "newer contactsdb (unknown migrations: 0099_from_a_newer_build)"),
         ("another tool's record", "current",
          "INSERT INTO schemaMigration VALUES ('createNotes', 'abc', '2030-01-01T00:00:00.000Z')",
          "a migration \"createNotes\" that is not one of contactsdb's"),

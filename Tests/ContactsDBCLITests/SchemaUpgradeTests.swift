@@ -18,12 +18,12 @@ import Testing
         lines.map { $0.replacing(#/, "e164": "\+\d+"/#, with: "") }
     }
 
-    /// Exported lines without the keys added since v1, at the values a
-    /// migrated contact has.
+    /// Exported lines without the keys added since v1 (the revision is
+    /// that of the reindex the new collation brings on).
     static func withoutNewKeys(_ lines: [String]) -> [String] {
         lines.map {
             $0.replacingOccurrences(of: #""favorite": false, "groups": [], "#, with: "")
-                .replacingOccurrences(of: #""revision": 1, "#, with: "")
+                .replacing(#/"revision": \d+, /#, with: "")
         }
     }
 
