@@ -78,6 +78,11 @@ import Testing
             .split(whereSeparator: \.isNewline).map(String.init) == Self.answers["query --sections"])
         #expect(try cli.run(db: db, ["query", "--phone", "345", "--count"]).lines == Self.answers["query --phone 345 --count"])
 
+        // Its contacts are there to sync, all added by one write.
+        let changes = try cli.run(db: db, ["changes", "--format", "ndjson"]).lines.dropLast()
+        #expect(changes.count == 308 && changes.allSatisfy { $0.contains(#""kind":"added""#) })
+        #expect(Set(changes.map { $0.replacing(#/.*"revision":/#, with: "") }).count == 1)
+
         // And the new things work on it.
         #expect(try cli.run(db: db, ["favorite", "seed-ivan-petrov", "c5"]).exitCode == 0)
         #expect(try cli.run(db: db, ["group", "create", "Family"]).exitCode == 0)
