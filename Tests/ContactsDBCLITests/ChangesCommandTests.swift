@@ -1,6 +1,7 @@
 import ContactsDBTestSupport
 import Foundation
 import Testing
+@testable import ContactsDBCLI
 
 /// `changes`, `compact`, `--if-revision` and `watch`, each across real
 /// processes: the writers, the readers and the watcher are separate runs
@@ -136,28 +137,36 @@ import Testing
     /// commit that leaves its result as it was.
     @Test func aWatcherSeesEachCommitOfOtherProcesses() throws {
         let db = try cli.makeDatabase(in: directory)
-        let watcher = try WatchProcess(arguments: ["--db", db, "watch", "--has", "telegram", "--format", "ndjson"])
-        defer { watcher.stop() }
-        let first = try #require(watcher.nextLine(within: 5))
+        let watcher = try ProcessLines(CLIRunner.binary, arguments: ["--db", db, "watch", "--has", "telegram"])
+        defer { watcher.stop(with: SIGKILL) }
+        let first = try #require(watcher.next(within: 5)?.text)
         let initial = try #require(try JSONSerialization.jsonObject(with: Data(first.utf8)) as? [[String: Any]])
         #expect(!initial.isEmpty)
         let watched = try #require(initial.first?["id"] as? String)
 
         for age in 20..<25 {
             #expect(try cli.run(db: db, ["update", watched, "--age", String(age)]).exitCode == 0)
-            let line = try #require(watcher.nextLine(within: 1), "no result within a second of commit \(age)")
+            let line = try #require(watcher.next(within: 1)?.text, "no result within a second of commit \(age)")
             let contacts = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [[String: Any]])
             #expect(contacts.first { $0["id"] as? String == watched }?["age"] as? Int == age)
         }
         // Outside the result: no line.
         #expect(try cli.run(db: db, ["add", "--first-name", "Unwatched"]).exitCode == 0)
-        #expect(watcher.nextLine(within: 0.5) == nil)
+        #expect(watcher.next(within: 0.5) == nil)
         // Into the result: a line holding it.
         #expect(try cli.run(db: db, ["add", "--first-name", "Watched", "--messenger", "telegram:@w"]).exitCode == 0)
-        let joined = try #require(watcher.nextLine(within: 1))
+        let joined = try #require(watcher.next(within: 1)?.text)
         #expect(joined.contains("\"firstName\": \"Watched\""))
+        #expect(watcher.stop(with: SIGINT) == 0)
+    }
 
-        #expect(watcher.interrupt() == 0)
+    @Test(arguments: [SIGINT, SIGTERM])
+    func watchEndsCleanlyOnASignal(_ signal: Int32) throws {
+        let db = try cli.makeDatabase(in: directory)
+        let watcher = try ProcessLines(CLIRunner.binary, arguments: ["--db", db, "watch", "--format", "json"])
+        defer { watcher.stop(with: SIGKILL) }
+        #expect(watcher.next(within: 5)?.text == "[")
+        #expect(watcher.stop(with: signal) == 0)
     }
 }
 
@@ -167,58 +176,4 @@ final class Results: @unchecked Sendable {
     private var results: [CLIRunner.Result?] = []
     var all: [CLIRunner.Result?] { lock.withLock { results } }
     func add(_ result: CLIRunner.Result?) { lock.withLock { results.append(result) } }
-}
-
-/// A running `contactsdb watch`, whose output lines are read as they come.
-final class WatchProcess: @unchecked Sendable {
-    private let process = Process()
-    private let condition = NSCondition()
-    private var lines: [String] = []
-    private var partial = Data()
-
-    init(arguments: [String]) throws {
-        process.executableURL = CLIRunner.binary
-        process.arguments = arguments
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        out.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            self?.received(handle.availableData)
-        }
-        try process.run()
-    }
-
-    private func received(_ data: Data) {
-        condition.lock()
-        partial.append(data)
-        while let newline = partial.firstIndex(of: UInt8(ascii: "\n")) {
-            lines.append(String(decoding: partial[partial.startIndex..<newline], as: UTF8.self))
-            partial = Data(partial[(newline + 1)...])
-        }
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    /// The next line, or nil when none came within `seconds`.
-    func nextLine(within seconds: TimeInterval) -> String? {
-        let deadline = Date(timeIntervalSinceNow: seconds)
-        condition.lock()
-        defer { condition.unlock() }
-        while lines.isEmpty {
-            guard condition.wait(until: deadline) else { return nil }
-        }
-        return lines.removeFirst()
-    }
-
-    /// Sends SIGINT and returns the exit status.
-    func interrupt() -> Int32 {
-        process.interrupt()
-        process.waitUntilExit()
-        return process.terminationReason == .exit ? process.terminationStatus : -1
-    }
-
-    func stop() {
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
-    }
 }

@@ -15,19 +15,11 @@ struct WatchLatency: Encodable {
     static func measure(store: ContactStore, commits: Int) throws -> WatchLatency {
         // The watcher must not seed the database it opens.
         try store.declineBundledSeed()
-        let lines = LineArrivals()
-        let watcher = Process()
-        watcher.executableURL = Bundle.main.executableURL
-        watcher.arguments = ["watch", "--db", store.path, "--limit", String(page), "--format", "ndjson"]
-        let output = Pipe()
-        watcher.standardOutput = output
-        output.fileHandleForReading.readabilityHandler = { lines.received($0.availableData) }
-        try watcher.run()
-        defer {
-            watcher.interrupt()
-            watcher.waitUntilExit()
-        }
-        guard lines.next(within: 60) != nil else { throw WatchLatencyTimeout(commit: 0) }
+        let watcher = try ProcessLines(
+            Bundle.main.executableURL ?? URL(fileURLWithPath: "/proc/self/exe"),
+            arguments: ["watch", "--db", store.path, "--limit", String(page), "--format", "ndjson"])
+        defer { watcher.stop() }
+        guard watcher.next(within: 60) != nil else { throw WatchLatencyTimeout(commit: 0) }
         let ids = try store.ids(matching: ContactQuery().page(limit: page, offset: 0))
         var latencies: [UInt64] = []
         for commit in 1...commits {
@@ -36,8 +28,8 @@ struct WatchLatency: Encodable {
             usleep(UInt32.random(in: 0..<60_000))
             let start = Stopwatch.now()
             try store.update(id: ids[commit % ids.count]) { $0.age = commit % 1000 }
-            guard let arrived = lines.next(within: 10) else { throw WatchLatencyTimeout(commit: commit) }
-            latencies.append(arrived - start)
+            guard let line = watcher.next(within: 10) else { throw WatchLatencyTimeout(commit: commit) }
+            latencies.append(line.arrived - start)
         }
         return WatchLatency(
             commits: commits,
@@ -56,30 +48,4 @@ struct WatchLatencyTimeout: LocalizedError {
     var commit: Int
 
     var errorDescription: String? { "watch printed no result within the time allowed after write \(commit)" }
-}
-
-/// The monotonic times at which whole lines arrived on a pipe, handed out
-/// one at a time.
-private final class LineArrivals: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var arrivals: [UInt64] = []
-
-    func received(_ data: Data) {
-        let now = Stopwatch.now()
-        condition.lock()
-        for byte in data where byte == UInt8(ascii: "\n") { arrivals.append(now) }
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    /// When the next line arrived, or nil when none did within `seconds`.
-    func next(within seconds: TimeInterval) -> UInt64? {
-        let deadline = Date(timeIntervalSinceNow: seconds)
-        condition.lock()
-        defer { condition.unlock() }
-        while arrivals.isEmpty {
-            guard condition.wait(until: deadline) else { return nil }
-        }
-        return arrivals.removeFirst()
-    }
 }

@@ -40,6 +40,13 @@ extension ContactsDBCommand {
                 }
                 outcome.done.signal()
             }
+            // A parent may start this process with the signals blocked (a
+            // thread pool's worker does), which would leave it running
+            // deaf to them.
+            var unblocked = sigset_t()
+            sigemptyset(&unblocked)
+            [SIGINT, SIGTERM].forEach { sigaddset(&unblocked, $0) }
+            pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
             let signals = [SIGINT, SIGTERM].map { number in
                 // Handled on a queue, not by a handler that may only set a
                 // flag: cancelling the task ends the stream and this run.
