@@ -51,6 +51,13 @@ public enum ContactsDBError: Error, LocalizedError, Equatable, Sendable {
     case diskFull(path: String)
     /// Any other failure of the underlying database.
     case databaseFailure(reason: String)
+    /// A contact changed after the revision the caller last read, so the
+    /// write was refused (another writer got there first).
+    case revisionConflict(id: String, expected: Int, current: Int)
+    /// A change token that this database did not issue (or cannot read).
+    case foreignChangeToken(token: String)
+    /// A change token older than the history `compact` kept.
+    case expiredChangeToken(token: String)
 
     public var errorDescription: String? {
         switch self {
@@ -99,6 +106,12 @@ public enum ContactsDBError: Error, LocalizedError, Equatable, Sendable {
             return "The disk holding \(path) is full, so nothing was written; free some space and try again."
         case let .databaseFailure(reason):
             return "The database failed: \(reason)."
+        case let .revisionConflict(id, expected, current):
+            return "The contact \"\(id)\" was changed after revision \(expected) (it is at revision \(current) now), so nothing was changed; read it again and retry."
+        case let .foreignChangeToken(token):
+            return "The change token \"\(token)\" is not one of this database's; sync again from scratch with `contactsdb changes` without --since."
+        case let .expiredChangeToken(token):
+            return "The change token \"\(token)\" is older than the change history kept since `contactsdb compact`; sync again from scratch with `contactsdb changes` without --since."
         }
     }
 }

@@ -65,12 +65,16 @@ extension ContactsDBError {
     var exitCode: Int32 {
         switch self {
         case .contactsNotFound, .photoNotFound, .groupNotFound: return 1
-        case .invalidContact, .invalidPhoto, .malformedJSON, .duplicateContactID, .groupExists: return 65
+        case .invalidContact, .invalidPhoto, .malformedJSON, .duplicateContactID, .groupExists, .foreignChangeToken,
+             .expiredChangeToken:
+            return 65
         case .unreadableFile: return 66
         case .databaseTooNew, .migrationEdited, .migrationRecordsDamaged, .notContactsDatabase, .databaseUnavailable, .databaseBusy,
              .diskFull, .unwritableFile, .unwritableOutput:
             return 74
         case .migrationFailed, .databaseFailure: return 70
+        // sysexits' EX_TEMPFAIL: read the contact again and retry.
+        case .revisionConflict: return 75
         }
     }
 }

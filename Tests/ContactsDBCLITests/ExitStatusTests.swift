@@ -18,6 +18,8 @@ import Testing
         (.invalidPhoto(.tooLarge(bytes: 10_485_761, limit: 10_485_760)), 65),
         (.invalidPhoto(.tooManyPixels(width: 20000, height: 20000, limit: 50_000_000)), 65),
         (.invalidPhoto(.undecodable(format: "JPEG", reason: "VipsJpeg: Premature end of input file")), 65),
+        (.foreignChangeToken(token: "x"), 65),
+        (.expiredChangeToken(token: "x"), 65),
         (.unreadableFile(path: "/in.json", reason: "no such file"), 66),
         (.unwritableFile(path: "/out.vcf", reason: "No space left on device"), 74),
         (.unwritableOutput(reason: "No space left on device"), 74),
@@ -29,6 +31,7 @@ import Testing
         (.diskFull(path: "/db"), 74),
         (.migrationFailed(migration: "0002_x", reason: "boom"), 70),
         (.databaseFailure(reason: "boom"), 70),
+        (.revisionConflict(id: "x", expected: 3, current: 5), 75),
     ]
 
     @Test(arguments: cases.indices)

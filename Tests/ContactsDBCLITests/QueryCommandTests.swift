@@ -20,7 +20,7 @@ import Testing
         let command = try ContactsDBCommand.parseAsRoot(
             ["query", "--has", "telegram", "--has", "phone", "--has", "email", "--name", "ив",
              "--sort", "last-name:desc", "--limit", "20", "--offset", "40"])
-        let query = try #require(command as? ContactsDBCommand.Query).makeQuery()
+        let query = try #require(command as? ContactsDBCommand.Query).filters.makeQuery()
         #expect(query == ContactQuery().filter(.has([.telegram, .phone, .email])).filter(.namePrefix("ив"))
             .sorted(by: .lastName, descending: true).page(limit: 20, offset: 40))
     }

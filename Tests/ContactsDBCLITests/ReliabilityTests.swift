@@ -264,6 +264,7 @@ import Testing
             ("0004_phone_windows", { db in try db.tableExists("phoneWindow") }),
             ("0005_derived_table_sources", { db in try db.viewExists("phoneDigitsOf") }),
             ("0006_whole_card", { db in try db.tableExists("extraProperty") }),
+            ("0007_changes", { db in try db.tableExists("changeClock") }),
             ("0008_photos", { db in try db.tableExists("contactPhoto") }),
         ]
         var random = SplitMix64(seed: 13)
@@ -292,7 +293,7 @@ import Testing
             #expect(try cli.run(db: db, ["doctor"]).exitCode == 0)
         }
         #expect(stops.dropLast().reduce(0, +) >= 1, "every kill came after the last migration: nothing was tested")
-        print("killed migration: 8 trials stopped after 0001…0005: \(stops) (\(killedAfterBackup) of those at 0001 after the backup began)")
+        print("killed migration: 8 trials stopped after 0001…0006: \(stops) (\(killedAfterBackup) of those at 0001 after the backup began)")
     }
 
     /// Random arguments from the CLI's own vocabulary and hostile values:

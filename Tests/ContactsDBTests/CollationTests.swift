@@ -185,6 +185,8 @@ import Testing
         #expect(try ContactStore.open(at: path, options: options).openReport.reindexedContacts == nil)
     }
 
+    /// Reindexing is a change: the contact gets a new revision, and
+    /// nothing else differs from what it was.
     @Test func reindexRecomputesEveryDerivedColumnAndKeepsTimestamps() throws {
         let store = try ContactStore.makeEmpty()
         let added = try store.add(ContactDraft(firstName: "Иван", lastName: "Ёлкин", phones: [Phone(value: "8 912 345 67 89")]))
@@ -194,7 +196,10 @@ import Testing
             try db.execute(sql: "DELETE FROM nameWord")
         }
         #expect(try store.reindex() == 1)
-        #expect(try store.contact(id: added.id) == added)
+        var reindexed = try #require(try store.contact(id: added.id))
+        #expect(reindexed.revision > added.revision)
+        reindexed.revision = added.revision
+        #expect(reindexed == added)
         #expect(try store.ids(matching: ContactQuery().filter(.namePrefix("елк")).filter(.phone("+79123456789"))
             .filter(.has(.phone))) == [added.id])
     }

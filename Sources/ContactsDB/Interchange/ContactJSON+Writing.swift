@@ -53,6 +53,7 @@ enum ContactJSONWriter {
             json.add("sortIndex", contact.sortIndex)
             json.add("createdAt", Timestamp.string(from: contact.createdAt))
             json.add("updatedAt", Timestamp.string(from: contact.updatedAt))
+            json.add("revision", contact.revision)
         }
         json.addObjects("phones", draft.phones, flag: \.preferred) {
             [("type", $0.type), ("value", $0.value), ("e164", $0.e164)]

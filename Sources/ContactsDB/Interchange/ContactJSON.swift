@@ -31,7 +31,7 @@ public struct ContactJSON: Sendable {
     ]
 
     static let derivedKeys: Set<String> = [
-        "displayName", "sortName", "sectionKey", "sortIndex", "createdAt", "updatedAt", "hasPhoto",
+        "displayName", "sortName", "sectionKey", "sortIndex", "createdAt", "updatedAt", "revision", "hasPhoto",
     ]
     private static let keys = ["id", "kind", "firstName", "lastName", "company", "age", "favorite", "groups",
                                "namePrefix", "middleName", "nameSuffix", "phoneticFirstName", "phoneticMiddleName",

@@ -3,7 +3,8 @@ import Foundation
 /// A stored contact with all its children, as the engine wrote it.
 ///
 /// The derived fields (`displayName`, `sortName`, `sectionKey`, `sortIndex`,
-/// `createdAt`, `updatedAt`) are computed by the engine on every write.
+/// `createdAt`, `updatedAt`, `revision`) are computed by the engine on every
+/// write.
 /// To change a contact, edit its ``ContactDraft`` (``draft``) and hand it to
 /// ``ContactStore/update(id:_:)``.
 @dynamicMemberLookup
@@ -32,6 +33,9 @@ public struct Contact: Identifiable, Hashable, Sendable {
     public var sortIndex: Int
     public var createdAt: Date
     public var updatedAt: Date
+    /// The database's change counter at the contact's last change; pass it
+    /// back as `ifRevision` to refuse overwriting a change not yet seen.
+    public var revision: Int
     /// Whether the contact has a photo, known without reading it: list
     /// queries leave `photo` nil and set this.
     public var hasPhoto: Bool = false

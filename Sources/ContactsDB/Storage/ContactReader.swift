@@ -16,11 +16,12 @@ enum ContactReader {
         contact.pk, contact.id, contact.firstName, contact.lastName, contact.company, contact.age,
         contact.displayName, contact.sortName, contact.sectionKey, contact.sortIndex,
         contact.createdAt, contact.updatedAt, contact.favoritePosition IS NOT NULL, contact.attributes,
-        contact.kind, contact.formattedName, \(ContactDetailColumns.text.map { "contact." + $0.name }.joined(separator: ", "))
+        contact.revision, contact.kind, contact.formattedName,
+        \(ContactDetailColumns.text.map { "contact." + $0.name }.joined(separator: ", "))
         """
 
     /// The column of the first detail text, after `kind` and `formattedName`.
-    private static let firstDetailColumn: Int32 = 16
+    private static let firstDetailColumn: Int32 = 17
 
     /// The column that selects only the id.
     static let idColumn = "contact.id"
@@ -49,8 +50,8 @@ enum ContactReader {
         var result: [StoredContact] = []
         try db.forEachRow(sql, arguments) { row in
             var details = ContactDetails()
-            details.kind = ContactKind(rawValue: row.text(14)) ?? .individual
-            details.formattedName = row.optionalText(15)
+            details.kind = ContactKind(rawValue: row.text(15)) ?? .individual
+            details.formattedName = row.optionalText(16)
             for (offset, column) in ContactDetailColumns.text.enumerated() {
                 details[keyPath: column.field] = row.optionalText(firstDetailColumn + Int32(offset))
             }
@@ -62,7 +63,7 @@ enum ContactReader {
                 displayName: row.text(6), sortName: row.text(7), sectionKey: row.text(8), sortIndex: row.int(9),
                 createdAt: Timestamp.date(from: row.text(10)) ?? Date(timeIntervalSince1970: 0),
                 updatedAt: Timestamp.date(from: row.text(11)) ?? Date(timeIntervalSince1970: 0),
-                hasPhoto: ContactAttributes(rawValue: row.int(13)).contains(.photo))))
+                revision: row.int(14), hasPhoto: ContactAttributes(rawValue: row.int(13)).contains(.photo))))
         }
         return result
     }

@@ -12,18 +12,22 @@ final class ContactWriter {
     private let photos: PhotoWriter
     /// The database's default phone regions, read once per write.
     let regions: PhoneRegions
+    /// This write transaction's revision (``ChangeLog/write(_:_:)``),
+    /// written with each row rather than by a trigger, which would write
+    /// every row of an import twice.
+    private let revision: Int
 
     private static let contactColumns = [
         "firstName", "lastName", "company", "age", "displayName", "sortName", "sectionKey",
         "sortIndex", "sortKey", "firstNameKey", "lastNameKey", "companyKey", "companyFolded",
-        "attributes", "nameWords", "createdAt", "updatedAt", "kind", "formattedName",
+        "attributes", "nameWords", "createdAt", "updatedAt", "revision", "kind", "formattedName",
     ] + ContactDetailColumns.text.map(\.name)
 
     init(_ db: Database) throws {
         let columns = Self.contactColumns
         insertContact = try SQLiteStatement(db, """
-            INSERT INTO contact (\(columns.joined(separator: ", ")), id)
-            VALUES (\(Array(repeating: "?", count: columns.count + 1).joined(separator: ", ")))
+            INSERT INTO contact (\(columns.joined(separator: ", ")), id, addedRevision)
+            VALUES (\(Array(repeating: "?", count: columns.count + 2).joined(separator: ", ")))
             """)
         updateContact = try SQLiteStatement(db, """
             UPDATE contact SET \(columns.map { "\($0) = ?" }.joined(separator: ", ")) WHERE pk = ?
@@ -53,6 +57,7 @@ final class ContactWriter {
         groups = try GroupWriter(db)
         photos = try PhotoWriter(db)
         regions = try Settings.phoneRegions(db)
+        revision = try ChangeLog.revision(db)
     }
 
     /// Inserts a validated draft; returns its id.
@@ -64,7 +69,7 @@ final class ContactWriter {
     func insert(_ draft: ContactDraft, _ derived: DerivedFields, at path: String, now: String) throws -> String {
         let id = draft.id ?? UUID().uuidString.lowercased()
         do {
-            try insertContact.execute(contactValues(draft, derived, createdAt: now, updatedAt: now) + [.text(id)])
+            try insertContact.execute(contactValues(draft, derived, createdAt: now, updatedAt: now) + [.text(id), .int(revision)])
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
             throw ContactsDBError.duplicateContactID(field: path.isEmpty ? "id" : "\(path).id", id: id)
         }
@@ -107,7 +112,7 @@ final class ContactWriter {
             .text(derived.displayName), .text(derived.sortName), .text(derived.sectionKey), .int(derived.sortIndex),
             .blob(derived.sortKey), .blob(derived.firstNameKey), .blob(derived.lastNameKey), .blob(derived.companyKey),
             .text(derived.companyFolded), .int(derived.attributes.rawValue), .text(derived.nameWordsText),
-            .text(createdAt), .text(updatedAt), .text(draft.kind.rawValue), .text(derived.formattedName),
+            .text(createdAt), .text(updatedAt), .int(revision), .text(draft.kind.rawValue), .text(derived.formattedName),
         ] + ContactDetailColumns.text.map { .text(draft.details[keyPath: $0.field]) }
     }
 

@@ -40,15 +40,21 @@ extension ContactStore {
     /// try store.update(id: id) { $0.phones = [Phone(value: "+7 912 345-67-89")] }
     /// ```
     ///
-    /// - throws: ``ContactsDBError/contactsNotFound(ids:)`` or a validation
-    ///   error; nothing is written.
+    /// - parameter ifRevision: the ``Contact/revision`` the caller last
+    ///   read; when the contact changed after it, nothing is written.
+    /// - throws: ``ContactsDBError/contactsNotFound(ids:)``,
+    ///   ``ContactsDBError/revisionConflict(id:expected:current:)`` or a
+    ///   validation error; nothing is written.
     @discardableResult
-    public func update(id: String, _ change: (inout ContactDraft) throws -> Void) throws -> Contact {
+    public func update(
+        id: String, ifRevision: Int? = nil, _ change: (inout ContactDraft) throws -> Void
+    ) throws -> Contact {
         try write { db in
             let stored = try ContactReader.stored(ids: [id], db)
             guard let pk = stored.first?.pk, let current = try ContactReader.withChildren(stored, db).first else {
                 throw ContactsDBError.contactsNotFound(ids: [id])
             }
+            try Self.require(current, unchangedSince: ifRevision)
             var draft = current.draft
             try change(&draft)
             if let newID = draft.id, newID != id {
@@ -65,9 +71,30 @@ extension ContactStore {
 
     /// Deletes the contacts and their children in one transaction. When any
     /// id is unknown, nothing is deleted.
-    public func delete(ids: [String]) throws {
+    ///
+    /// - parameter ifRevision: the revision the caller last read; when any
+    ///   of the contacts changed after it, nothing is deleted
+    ///   (``ContactsDBError/revisionConflict(id:expected:current:)``).
+    public func delete(ids: [String], ifRevision: Int? = nil) throws {
         try write { db in
-            try ContactWriter.delete(Set(try ContactReader.pks(ids: ids, db)), db)
+            let pks = try ContactReader.pks(ids: ids, db)
+            if ifRevision != nil {
+                for stored in try ContactReader.stored(ids: ids, db) {
+                    try Self.require(stored.contact, unchangedSince: ifRevision)
+                }
+            }
+            try ContactWriter.delete(Set(pks), db)
+        }
+    }
+
+    // MARK: - Non public
+
+    /// A revision later than the caller's means another write came
+    /// between its read and this write. An earlier one is no conflict: a
+    /// client may pass the newest revision it has seen anywhere.
+    private static func require(_ contact: Contact, unchangedSince revision: Int?) throws {
+        if let revision, contact.revision > revision {
+            throw ContactsDBError.revisionConflict(id: contact.id, expected: revision, current: contact.revision)
         }
     }
 }

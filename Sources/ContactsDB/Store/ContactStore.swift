@@ -131,9 +131,10 @@ public final class ContactStore: Sendable {
             }
             report.appliedMigrations = try migrator.migrate(queue, path: path)
             // Each checks again inside its own write transaction.
-            report.reindexedContacts = try queue.write(Reindexer.reindexIfCollationChanged).flatMap { $0 > 0 ? $0 : nil }
+            report.reindexedContacts = try ChangeLog.write(queue, Reindexer.reindexIfCollationChanged)
+                .flatMap { $0 > 0 ? $0 : nil }
             if options.seedsOnFirstOpen {
-                report.seedImport = try queue.write(SeedImporter.seedIfFirstOpen)
+                report.seedImport = try ChangeLog.write(queue, SeedImporter.seedIfFirstOpen)
             }
             withExtendedLifetime(lock) {}
         }
@@ -142,9 +143,10 @@ public final class ContactStore: Sendable {
 
     // MARK: - Non public
 
-    /// Runs `body` in one transaction; any error rolls it back whole.
+    /// Runs `body` in one transaction that advances the change counter;
+    /// any error rolls it back whole.
     func write<T>(_ body: (Database) throws -> T) throws -> T {
-        try DatabaseErrorMapping.mapping(path: path) { try writer.write(body) }
+        try DatabaseErrorMapping.mapping(path: path) { try ChangeLog.write(writer, body) }
     }
 
     /// Runs `body` in one deferred (read) transaction, so that its

@@ -51,6 +51,7 @@ enum DatabaseFile {
         // A link to nothing: SQLite would follow it and create a file of
         // another mode somewhere else.
         if failure == ENOENT, lstat(path, &info) == 0 {
+            guard info.st_mode & S_IFMT == S_IFLNK else { return try checkExisting(path) }  // created meanwhile
             throw ContactsDBError.databaseUnavailable(path: path, reason: "it is a symbolic link to nothing; remove it or give another path")
         }
         let directory = directoryOf(path)

@@ -12,7 +12,10 @@ extension ContactsDBCommand {
                 photo), imports them into a temporary \
                 database through the same code path as `import`, then runs each standard query --runs times \
                 warm through the library and as hand-written SQL on the raw SQLite C API, alternating, and \
-                reports medians and spreads. Nothing outside the temporary directory is touched.
+                reports medians and spreads. With --watch-latency it times `watch` instead: it starts \
+                `contactsdb watch` on the imported database in another process and reports how long each \
+                of --commits writes here takes to come out there (median and p99). Nothing outside the \
+                temporary directory is touched.
                 """)
 
         enum Format: String, ExpressibleByArgument, CaseIterable { case table, json }
@@ -29,6 +32,8 @@ extension ContactsDBCommand {
         var photoBytes = 0
         @Option(help: ArgumentHelp("Keep the benchmark database at this path (it must not exist).", valueName: "path"))
         var keep: String?
+        @Flag(help: "Time `watch` in another process instead of the queries.") var watchLatency = false
+        @Option(help: "Writes timed by --watch-latency.") var commits = 200
 
         func validate() throws {
             if contacts < 100 { throw ValidationError("Please give --contacts 100 or more.") }
@@ -37,6 +42,7 @@ extension ContactsDBCommand {
                 throw ValidationError("Please give --photo-bytes from 0 to \(PhotoImage.maximumBytes).")
             }
             if runs < 20 { throw ValidationError("Please give --runs 20 or more, so that medians mean something.") }
+            if commits < 1 { throw ValidationError("Please give --commits 1 or more.") }
             if let keep, FileManager.default.fileExists(atPath: keep) {
                 throw ValidationError("Please give --keep a path that does not exist yet (\(keep) does).")
             }
@@ -58,6 +64,11 @@ extension ContactsDBCommand {
             let start = Stopwatch.now()
             let imported = try store.importContacts(fromFileAt: file)
             let importSeconds = Double(Stopwatch.now() - start) / 1e9
+            if watchLatency {
+                let latency = try WatchLatency.measure(store: store, commits: commits)
+                print(format == .json ? try JSONOutput.line(latency) : latency.table)
+                return
+            }
             let report = BenchReport(
                 contacts: imported, runs: runs, importSeconds: importSeconds, peakMemoryBytes: Stopwatch.peakMemoryBytes(),
                 results: try measureQueries(store: store, path: path))

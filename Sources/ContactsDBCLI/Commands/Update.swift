@@ -14,6 +14,10 @@ extension ContactsDBCommand {
         @OptionGroup var database: DatabaseOptions
         @Argument(help: "The contact's id.") var id: String
         @OptionGroup var input: ContactInputOptions
+        @Option(help: ArgumentHelp(
+            "Change nothing, and exit 75, if the contact changed after this revision (the one last read).",
+            valueName: "revision"))
+        var ifRevision: Int?
 
         func validate() throws {
             if input.jsonFile == nil && !input.hasFieldFlags {
@@ -26,7 +30,7 @@ extension ContactsDBCommand {
                 try ContactJSON.decode(try InputFile.read(file), source: InputFile.displayName(file))
             }
             let store = try database.openStore()
-            let contact = try store.update(id: id) { draft in
+            let contact = try store.update(id: id, ifRevision: ifRevision) { draft in
                 if let patch { patch.apply(to: &draft) } else { input.apply(to: &draft) }
             }
             print(contact.id)

@@ -65,6 +65,7 @@ enum ContactPrinter {
         lines += [
             ("created", Timestamp.string(from: contact.createdAt)),
             ("updated", Timestamp.string(from: contact.updatedAt)),
+            ("revision", String(contact.revision)),
         ]
         let shown = lines.filter { !$0.1.isEmpty }
         let width = shown.map { Terminal.width($0.0) }.max() ?? 0

@@ -113,6 +113,8 @@ struct Migrator {
             let status = try status(db, path: path)
             guard let migration = status.pending.first else { return .commit }
             do {
+                // Rows the migration rewrites get a revision of their own.
+                if try ChangeLog.hasClock(db) { try ChangeLog.advance(db) }
                 try db.execute(sql: migration.sql)
             } catch let error as DatabaseError where Self.isFaultOfTheMigration(error) {
                 throw ContactsDBError.migrationFailed(migration: migration.identifier, reason: error.message ?? "\(error)")

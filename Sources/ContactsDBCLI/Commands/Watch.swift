@@ -1,0 +1,87 @@
+import ArgumentParser
+import ContactsDB
+import Foundation
+
+extension ContactsDBCommand {
+    struct Watch: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "watch",
+            abstract: "Print a query's result, then again each time a commit from any process changes it.",
+            discussion: """
+                Takes the filters, sort and page of `query`. Each result is printed whole: in ndjson (the \
+                default) one line holding a JSON array of contacts, in json the same array over several \
+                lines, in table the table and a blank line. A commit that leaves the result as it was \
+                prints nothing. Runs until interrupted (SIGINT or SIGTERM), then exits 0.
+                """)
+
+        enum Format: String, ExpressibleByArgument, CaseIterable {
+            case ndjson, json, table
+        }
+
+        @OptionGroup var database: DatabaseOptions
+        @OptionGroup var filters: QueryOptions
+        @Option(help: "Output format.") var format: Format = .ndjson
+
+        func run() throws {
+            let query = try filters.makeQuery()
+            let store = try database.openStore()
+            let (format, regions) = (format, try store.phoneRegions())
+            let outcome = Outcome()
+            let task = Task {
+                do {
+                    for try await contacts in store.observe(query) {
+                        Self.print(contacts, as: format, regions: regions)
+                        // Each result goes out whole and at once, even into
+                        // a pipe, where output is otherwise held back.
+                        try StandardOutput.finish()
+                    }
+                } catch {
+                    outcome.fail(error)
+                }
+                outcome.done.signal()
+            }
+            // A parent may start this process with the signals blocked (a
+            // thread pool's worker does), which would leave it running
+            // deaf to them.
+            var unblocked = sigset_t()
+            sigemptyset(&unblocked)
+            [SIGINT, SIGTERM].forEach { sigaddset(&unblocked, $0) }
+            pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
+            let signals = [SIGINT, SIGTERM].map { number in
+                // Handled on a queue, not by a handler that may only set a
+                // flag: cancelling the task ends the stream and this run.
+                signal(number, SIG_IGN)
+                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+                source.setEventHandler { task.cancel() }
+                source.resume()
+                return source
+            }
+            outcome.done.wait()
+            signals.forEach { $0.cancel() }
+            if let error = outcome.error { throw error }
+        }
+
+        private static func print(_ contacts: [Contact], as format: Format, regions: PhoneRegions) {
+            switch format {
+            case .ndjson:
+                ContactsDBCLI.print("[" + contacts.map(\.jsonText).joined(separator: ", ") + "]")
+            case .json:
+                ContactPrinter.print(contacts, as: .json, regions: regions)
+            case .table:
+                ContactPrinter.print(contacts, as: .table, regions: regions)
+                ContactsDBCLI.print("")
+            }
+        }
+    }
+}
+
+/// How the watching task ended, handed to the thread waiting for it.
+private final class Outcome: @unchecked Sendable {
+    let done = DispatchSemaphore(value: 0)
+    private let lock = NSLock()
+    private var failure: Error?
+
+    var error: Error? { lock.withLock { failure } }
+
+    func fail(_ error: Error) { lock.withLock { failure = error } }
+}
