@@ -109,6 +109,7 @@ CREATE TABLE messengerNew (
     position INTEGER NOT NULL,
     service TEXT NOT NULL CHECK (service <> ''),
     handle TEXT NOT NULL CHECK (handle <> ''),
+    parameters TEXT,
     PRIMARY KEY (contactPk, position)
 ) WITHOUT ROWID;
 INSERT INTO messengerNew (contactPk, position, service, handle)
@@ -120,6 +121,11 @@ ALTER TABLE phone ADD COLUMN preferred INTEGER NOT NULL DEFAULT 0 CHECK (preferr
 ALTER TABLE email ADD COLUMN preferred INTEGER NOT NULL DEFAULT 0 CHECK (preferred IN (0, 1));
 ALTER TABLE address ADD COLUMN preferred INTEGER NOT NULL DEFAULT 0 CHECK (preferred IN (0, 1));
 ALTER TABLE address ADD COLUMN poBox TEXT NOT NULL DEFAULT '';
+-- The vCard parameters the model does not hold (`X-EVOLUTION-UI-SLOT=1`,
+-- `PREF=2`), as the producer wrote them, so that export writes them back.
+ALTER TABLE phone ADD COLUMN parameters TEXT;
+ALTER TABLE email ADD COLUMN parameters TEXT;
+ALTER TABLE address ADD COLUMN parameters TEXT;
 
 -- The lists of the whole card, ordered like the other children.
 CREATE TABLE contactDate (
@@ -127,6 +133,7 @@ CREATE TABLE contactDate (
     position INTEGER NOT NULL,
     type TEXT NOT NULL CHECK (type <> ''),
     value TEXT NOT NULL,
+    parameters TEXT,
     PRIMARY KEY (contactPk, position)
 ) WITHOUT ROWID;
 
@@ -135,6 +142,7 @@ CREATE TABLE url (
     position INTEGER NOT NULL,
     type TEXT NOT NULL CHECK (type <> ''),
     value TEXT NOT NULL,
+    parameters TEXT,
     PRIMARY KEY (contactPk, position)
 ) WITHOUT ROWID;
 

@@ -87,7 +87,7 @@ import Testing
         #expect(john.phones == [Phone(type: "mobile", value: "+1 415 555 0132", preferred: true),
                                 Phone(type: "Cottage", value: "+1 415 555 0199")])
         #expect(john.emails == [Email(type: "work", value: "john@smith.example", preferred: true)])
-        #expect(john.addresses.first?.street1 == "1 Main St Back door" && john.addresses.first?.street2 == "Suite 5")
+        #expect(john.addresses.first?.street1 == "1 Main St\nBack door" && john.addresses.first?.street2 == "Suite 5")
         #expect(john.messengers == [Messenger(service: "telegram", handle: "@jsmith"),
                                     Messenger(service: "skype", handle: "john.smith")])
         #expect(john.department == "Sales" && john.birthday == "1980-01-01" && john.note == "Met at the conference, 2019")

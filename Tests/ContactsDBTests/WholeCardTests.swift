@@ -10,11 +10,12 @@ import Testing
     static var everyField: ContactDraft {
         var draft = ContactDraft(
             id: "urn:uuid:0e5b2d7c-4a55-4c1b-9d2e-7f4ad1c0e001", firstName: "Jane", lastName: "Doe", company: "Acme; Inc",
-            age: 41, phones: [Phone(type: "home fax", value: "+1 415 555 0100"), Phone(type: "iPhone", value: "+1 415 555 0101", preferred: true)],
+            age: 41, phones: [Phone(type: "home fax", value: "+1 415 555 0100", parameters: "X-EVOLUTION-UI-SLOT=1"),
+                              Phone(type: "iPhone", value: "+1 415 555 0101", preferred: true)],
             emails: [Email(type: "Cottage", value: "jane@example.com", preferred: true)],
-            addresses: [Address(type: "work", street1: "1 Main St", city: "Springfield", zipcode: "62701", country: "USA",
-                                poBox: "PO Box 5", preferred: true)],
-            messengers: [Messenger(service: "telegram", handle: "@jane")], groups: ["Friends"])
+            addresses: [Address(type: "work", street1: "1 Main St\nSuite 5", city: "Springfield", zipcode: "62701", country: "USA",
+                                poBox: "PO Box 5", preferred: true, parameters: #"GEO="geo:39.8,-89.6""#)],
+            messengers: [Messenger(service: "telegram", handle: "@jane", parameters: "TYPE=HOME;TYPE=pref")], groups: ["Friends"])
         draft.namePrefix = "Dr."
         draft.middleName = "Q."
         draft.nameSuffix = "Jr."
@@ -28,7 +29,7 @@ import Testing
         draft.birthday = "1980-02-29"
         draft.dates = [LabeledValue(type: "anniversary", value: "--06-01"), LabeledValue(type: "First met", value: "2001-09-10")]
         draft.note = "Line one;\nline two, with a \\ backslash"
-        draft.urls = [LabeledValue(type: "work", value: "https://acme.example/jane"), LabeledValue(type: "Blog", value: "https://jane.example")]
+        draft.urls = [LabeledValue(type: "work", value: "https://acme.example/jane"), LabeledValue(type: "Blog", value: "https://jane.example", parameters: "PREF=2")]
         draft.relations = [Relation(type: "spouse", name: "John Doe"), Relation(type: "Godmother", name: "Ann")]
         draft.socialProfiles = [SocialProfile(service: "twitter", handle: "jdoe", url: "https://twitter.com/jdoe")]
         draft.extra = ["item7.X-CUSTOM;TYPE=foo:bar\\, baz", "X-ANDROID-CUSTOM:vnd.android.cursor.item/nickname;JJ;1;;;;;;;;;;;;;"]
@@ -212,5 +213,47 @@ import Testing
         let text = "BEGIN:VCARD\r\nVERSION:4.0\r\nFN:A\r\nBDAY;VALUE=text:circa 1800\r\nEND:VCARD\r\n"
         let contact = try #require(try importedCards(Array(text.utf8)).first)
         #expect(contact.birthday == nil && contact.extra == ["BDAY;VALUE=text:circa 1800"])
+    }
+
+    // MARK: - What the model has no field for
+
+    @Test func parametersWithoutAFieldTravelWithTheirProperty() throws {
+        let card = """
+            BEGIN:VCARD\r
+            VERSION:3.0\r
+            FN:Petra Novak\r
+            TEL;X-EVOLUTION-UI-SLOT=2;TYPE=CELL:+420 603 555 011\r
+            EMAIL;PREF=2;TYPE=WORK:petra@planet.example\r
+            IMPP;X-SERVICE-TYPE=Telegram;type=HOME;type=pref:x-apple:petra\r
+            X-MESSAGING/xmpp-All:petra@jabber.example\r
+            END:VCARD\r
+
+            """
+        let store = try ContactStore.makeEmpty()
+        _ = try store.importContacts(from: [.data(Data(card.utf8), source: "card.vcf")])
+        let contact = try #require(try store.contacts(matching: ContactQuery()).first)
+        // In the model, so filters and search see them, with what it has no field for.
+        #expect(contact.phones == [Phone(type: "mobile", value: "+420 603 555 011", parameters: "X-EVOLUTION-UI-SLOT=2")])
+        #expect(contact.emails == [Email(type: "work", value: "petra@planet.example", parameters: "PREF=2")])
+        #expect(contact.messengers == [Messenger(service: "telegram", handle: "petra", parameters: "type=HOME;type=pref")])
+        #expect(try store.count(matching: ContactQuery().filter(.has([.phone, .telegram]))) == 1)
+        // KAddressBook's name with a slash is no RFC name, but it is kept.
+        #expect(contact.extra == ["X-MESSAGING/xmpp-All:petra@jabber.example"])
+        for version in VCardVersion.allCases {
+            let text = contact.vCard(version: version)
+            #expect(text.contains("X-EVOLUTION-UI-SLOT=2:+420 603 555 011\r\n") && text.contains(";PREF=2:petra@planet.example")
+                    && text.contains(";type=HOME;type=pref:telegram:petra\r\n") && text.contains("X-MESSAGING/xmpp-All:"), "\(text)")
+        }
+    }
+
+    @Test func typedParametersAndExtraNamesAreChecked() throws {
+        let store = try ContactStore.makeEmpty()
+        var draft = ContactDraft(firstName: "Jane", phones: [Phone(value: "+1 415 555 0100", parameters: "X-SLOT=1:x")])
+        #expect(invalidField { _ = try store.add(draft) } == "phones[0].parameters")
+        draft.phones[0].parameters = #"X-NOTE="a;b:c";X-SLOT=1"#
+        draft.extra = ["X-MESSAGING/xmpp-All:jane@jabber.example"]
+        #expect(invalidField { _ = try store.add(draft) } == "extra[0]")
+        draft.extra = []
+        #expect(try store.add(draft).phones.first?.parameters == #"X-NOTE="a;b:c";X-SLOT=1"#)
     }
 }

@@ -30,8 +30,8 @@ enum ContactJSONWriter {
             if let value = draft.details[keyPath: keyPath] { json.add(key, value) }
         }
         let details = draft.details
-        if !details.dates.isEmpty { json.addObjects("dates", details.dates) { [("type", $0.type), ("value", $0.value)] } }
-        if !details.urls.isEmpty { json.addObjects("urls", details.urls) { [("type", $0.type), ("value", $0.value)] } }
+        if !details.dates.isEmpty { json.addObjects("dates", details.dates) { [("type", $0.type), ("value", $0.value), ("parameters", $0.parameters)] } }
+        if !details.urls.isEmpty { json.addObjects("urls", details.urls) { [("type", $0.type), ("value", $0.value), ("parameters", $0.parameters)] } }
         if !details.relations.isEmpty {
             json.addObjects("relations", details.relations) { [("type", $0.type), ("name", $0.name)] }
         }
@@ -56,15 +56,19 @@ enum ContactJSONWriter {
             json.add("revision", contact.revision)
         }
         json.addObjects("phones", draft.phones, flag: \.preferred) {
-            [("type", $0.type), ("value", $0.value), ("e164", $0.e164)]
+            [("type", $0.type), ("value", $0.value), ("e164", $0.e164), ("parameters", $0.parameters)]
         }
-        json.addObjects("emails", draft.emails, flag: \.preferred) { [("type", $0.type), ("value", $0.value)] }
+        json.addObjects("emails", draft.emails, flag: \.preferred) {
+            [("type", $0.type), ("value", $0.value), ("parameters", $0.parameters)]
+        }
         json.addObjects("addresses", draft.addresses, flag: \.preferred) {
             [("type", $0.type), ("street1", $0.street1), ("street2", $0.street2), ("city", $0.city),
              ("state", $0.state), ("zipcode", $0.zipcode), ("country", $0.country),
-             ("poBox", $0.poBox.isEmpty ? nil : $0.poBox)]
+             ("poBox", $0.poBox.isEmpty ? nil : $0.poBox), ("parameters", $0.parameters)]
         }
-        json.addObjects("messengers", draft.messengers) { [("service", $0.service), ("handle", $0.handle)] }
+        json.addObjects("messengers", draft.messengers) {
+            [("service", $0.service), ("handle", $0.handle), ("parameters", $0.parameters)]
+        }
         return json.text
     }
 }

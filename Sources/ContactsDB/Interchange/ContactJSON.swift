@@ -170,14 +170,14 @@ public struct ContactJSON: Sendable {
                 contact.changes.append(.phones(try list(&reader, field()) { reader, path in
                     var phone = Phone(type: "", value: "")
                     try object(&reader, path(), ["type": \.type, "value": \.value], required: ["value"],
-                               flags: ["preferred": \.preferred], ignoring: "e164", into: &phone)
+                               flags: ["preferred": \.preferred], parameters: \.parameters, ignoring: "e164", into: &phone)
                     return phone
                 }))
             case "emails":
                 contact.changes.append(.emails(try list(&reader, field()) { reader, path in
                     var email = Email(type: "", value: "")
                     try object(&reader, path(), ["type": \.type, "value": \.value], required: ["value"],
-                               flags: ["preferred": \.preferred], into: &email)
+                               flags: ["preferred": \.preferred], parameters: \.parameters, into: &email)
                     return email
                 }))
             case "addresses":
@@ -186,7 +186,7 @@ public struct ContactJSON: Sendable {
                     try object(&reader, path(), [
                         "type": \.type, "street1": \.street1, "street2": \.street2, "city": \.city,
                         "state": \.state, "zipcode": \.zipcode, "country": \.country, "poBox": \.poBox,
-                    ], required: [], flags: ["preferred": \.preferred], into: &address)
+                    ], required: [], flags: ["preferred": \.preferred], parameters: \.parameters, into: &address)
                     return address
                 }))
             case "kind":
@@ -201,7 +201,8 @@ public struct ContactJSON: Sendable {
             case "dates", "urls":
                 let values = try list(&reader, field()) { reader, path in
                     var value = LabeledValue(type: "", value: "")
-                    try object(&reader, path(), ["type": \.type, "value": \.value], required: ["value"], into: &value)
+                    try object(&reader, path(), ["type": \.type, "value": \.value], required: ["value"],
+                               parameters: \.parameters, into: &value)
                     return value
                 }
                 contact.changes.append(key == "dates" ? .dates(values) : .urls(values))
@@ -229,7 +230,7 @@ public struct ContactJSON: Sendable {
                 contact.changes.append(.messengers(try list(&reader, field()) { reader, path in
                     var messenger = Messenger(service: "", handle: "")
                     try object(&reader, path(), ["service": \.service, "handle": \.handle],
-                               required: ["service", "handle"], into: &messenger)
+                               required: ["service", "handle"], parameters: \.parameters, into: &messenger)
                     return messenger
                 }))
             case "favorite":
@@ -328,8 +329,8 @@ public struct ContactJSON: Sendable {
     private static func object<T>(
         _ reader: inout JSONReader, _ path: @autoclosure () -> String,
         _ fields: KeyValuePairs<String, WritableKeyPath<T, String>>,
-        required: [String], flags: KeyValuePairs<String, WritableKeyPath<T, Bool>> = [:], ignoring: String? = nil,
-        into value: inout T
+        required: [String], flags: KeyValuePairs<String, WritableKeyPath<T, Bool>> = [:],
+        parameters: WritableKeyPath<T, String?>? = nil, ignoring: String? = nil, into value: inout T
     ) throws {
         try expect(.object, &reader, path(), "expected an object here.")
         var missing = required
@@ -342,10 +343,13 @@ public struct ContactJSON: Sendable {
                     try expect(.bool, &reader, "\(path()).\(key)", "expected true or false here.")
                     value[keyPath: keyPath] = try reader.readBool()
                 }
+            } else if key == "parameters", let parameters {
+                value[keyPath: parameters] = try optionalString(&reader, "\(path()).\(key)")
             } else if key == ignoring {
                 try reader.skipValue()
             } else {
-                throw invalid("\(path()).\(key)", "unknown key; the keys here are \((fields.map(\.key) + flags.map(\.key)).joined(separator: ", ")).")
+                let keys = fields.map(\.key) + flags.map(\.key) + (parameters == nil ? [] : ["parameters"])
+                throw invalid("\(path()).\(key)", "unknown key; the keys here are \(keys.joined(separator: ", ")).")
             }
         }
         if let key = missing.first { throw invalid("\(path()).\(key)", "this key is required.") }

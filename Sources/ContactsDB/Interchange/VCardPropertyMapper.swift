@@ -88,25 +88,28 @@ struct VCardPropertyMapper {
             draft.phoneticLastName = Self.nonEmpty(line.text)
         case "TEL":
             let value = line.value.lowercased().hasPrefix("tel:") ? String(line.text.dropFirst(4)) : line.text
-            guard !value.trimmingCharacters(in: .whitespaces).isEmpty, Self.holdsOnlyLabels(line) else { return keep(line) }
+            guard !value.trimmingCharacters(in: .whitespaces).isEmpty else { return keep(line) }
             draft.phones.append(Phone(type: label ?? VCardLabels.label(types: line.types, fallback: "other"),
-                                      value: value, preferred: Self.isPreferred(line)))
+                                      value: value, preferred: Self.isPreferred(line), parameters: Self.unheld(line)))
         case "EMAIL":
-            guard !line.text.trimmingCharacters(in: .whitespaces).isEmpty, Self.holdsOnlyLabels(line) else { return keep(line) }
+            guard !line.text.trimmingCharacters(in: .whitespaces).isEmpty else { return keep(line) }
             draft.emails.append(Email(type: label ?? VCardLabels.label(types: line.types, fallback: "other"),
-                                      value: line.text, preferred: Self.isPreferred(line)))
+                                      value: line.text, preferred: Self.isPreferred(line), parameters: Self.unheld(line)))
         case "ADR":
             let parts = line.components
-            guard parts.count <= 7, parts.contains(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }),
-                  Self.holdsOnlyLabels(line) else { return keep(line) }
+            guard parts.count <= 7, parts.contains(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty })
+            else { return keep(line) }
             let padded = parts + Array(repeating: "", count: 7 - parts.count)
             draft.addresses.append(Address(
                 type: label ?? VCardLabels.label(types: line.types, fallback: "other"), street1: padded[2],
                 street2: padded[1], city: padded[3], state: padded[4], zipcode: padded[5], country: padded[6],
-                poBox: padded[0], preferred: Self.isPreferred(line)))
+                poBox: padded[0], preferred: Self.isPreferred(line), parameters: Self.unheld(line)))
         case "URL":
-            guard !line.text.isEmpty, Self.holdsOnlyLabels(line) else { return keep(line) }
-            draft.urls.append(LabeledValue(type: label ?? VCardLabels.label(types: line.types, fallback: "other"), value: line.text))
+            guard !line.text.isEmpty else { return keep(line) }
+            // A URL has no preference of its own: Apple's type=pref is kept.
+            let kept = [Self.isPreferred(line) ? "TYPE=pref" : nil, Self.unheld(line)].compactMap { $0 }
+            draft.urls.append(LabeledValue(type: label ?? VCardLabels.label(types: line.types, fallback: "other"), value: line.text,
+                                           parameters: kept.isEmpty ? nil : kept.joined(separator: ";")))
         case "RELATED" where line.parameters.allSatisfy({ ["TYPE", "VALUE"].contains($0.name) }):
             guard !line.text.isEmpty else { return keep(line) }
             draft.relations.append(Relation(type: label ?? VCardLabels.label(types: line.types, fallback: "other"), name: line.text))
@@ -118,7 +121,7 @@ struct VCardPropertyMapper {
             draft.socialProfiles.append(SocialProfile(
                 service: service, handle: line.parameter("X-USER").first ?? "", url: line.text))
         case "IMPP":
-            return mapMessenger(line)
+            return mapMessenger(line, label: label)
         case "PHOTO" where isFirst && line.group == nil:
             guard let photo = Self.photo(line) else { return keep(line) }
             draft.photo = photo
@@ -137,21 +140,23 @@ struct VCardPropertyMapper {
     }
 
     /// IMPP: any service. The five the filters know are stored by name; the
-    /// handle drops a URI scheme that only repeats the service.
-    private mutating func mapMessenger(_ line: VCardContentLine) -> Bool {
+    /// handle drops a URI scheme that only repeats the service. An item
+    /// label other than the service's name keeps the line in `extra`.
+    private mutating func mapMessenger(_ line: VCardContentLine, label: String?) -> Bool {
         let uri = line.text.trimmingCharacters(in: .whitespaces)
         let scheme = uri.split(separator: ":", maxSplits: 1).first.map(String.init) ?? ""
         let serviceType = line.parameter("X-SERVICE-TYPE").first
         let given = serviceType ?? scheme
         let known = MessengerService(rawValue: given.lowercased())?.rawValue
         guard !uri.isEmpty, !given.isEmpty, uri.contains(":") || serviceType != nil,
-              known != nil || line.parameters.allSatisfy({ $0.name == "X-SERVICE-TYPE" }) else { return keep(line) }
+              label == nil || label?.lowercased() == (known ?? given).lowercased() else { return keep(line) }
         // Apple's `x-apple:` scheme stands for "no scheme"; the service is
         // in X-SERVICE-TYPE.
         let isBareScheme = scheme.lowercased() == given.lowercased() || scheme.lowercased() == "x-apple"
         let handle = isBareScheme ? String(uri.dropFirst(scheme.count + 1)) : uri
         guard !handle.isEmpty else { return keep(line) }
-        draft.messengers.append(Messenger(service: known ?? given, handle: handle))
+        draft.messengers.append(Messenger(service: known ?? given, handle: handle,
+                                          parameters: Self.unheld(line) { name, _ in name == "X-SERVICE-TYPE" }))
         return true
     }
 
@@ -199,11 +204,18 @@ struct VCardPropertyMapper {
         return keep(line)
     }
 
-    /// Whether a line's parameters are only what a label and a preference
-    /// are made of (TYPE, bare 2.1 types, PREF, VALUE): anything else
-    /// (a GEO, a LABEL, a PID) keeps the line whole in `extra`.
-    private static func holdsOnlyLabels(_ line: VCardContentLine) -> Bool {
-        line.parameters.allSatisfy { $0.values.isEmpty || ["TYPE", "PREF", "VALUE"].contains($0.name) }
+    /// The parameters the model does not hold, as written and `;`-joined
+    /// (an Evolution slot, a PREF of 2, 4.0's LABEL or GEO), or nil. By
+    /// default a label and a preference are held: TYPE, 2.1's bare types,
+    /// VALUE and PREF=1.
+    private static func unheld(
+        _ line: VCardContentLine,
+        holding isHeld: (_ name: String, _ values: [String]) -> Bool = { name, values in
+            values.isEmpty || name == "TYPE" || name == "VALUE" || (name == "PREF" && values == ["1"])
+        }
+    ) -> String? {
+        let kept = zip(line.parameters, line.writtenParameters).filter { !isHeld($0.0.name, $0.0.values) }.map(\.1)
+        return kept.isEmpty ? nil : kept.joined(separator: ";")
     }
 
     private static func isPreferred(_ line: VCardContentLine) -> Bool {

@@ -37,18 +37,23 @@ extension Contact {
         if let birthday = details.birthday { card.addDate("BDAY", birthday) }
         for date in details.dates {
             if date.type == "anniversary" && version == .v4 {
-                card.addDate("ANNIVERSARY", date.value)
+                card.addDate("ANNIVERSARY", date.value, parameters: date.parameters)
             } else {
-                card.addDate("X-ABDATE", date.value, label: date.type)
+                card.addDate("X-ABDATE", date.value, label: date.type, parameters: date.parameters)
             }
         }
-        for phone in phones { card.addLabelled("TEL", phone.type, preferred: phone.preferred, VCardWriter.escape(phone.value)) }
-        for email in emails { card.addLabelled("EMAIL", email.type, preferred: email.preferred, VCardWriter.escape(email.value)) }
+        for phone in phones {
+            card.addLabelled("TEL", phone.type, preferred: phone.preferred, phone.parameters, VCardWriter.escape(phone.value))
+        }
+        for email in emails {
+            card.addLabelled("EMAIL", email.type, preferred: email.preferred, email.parameters, VCardWriter.escape(email.value))
+        }
         for address in addresses {
             let parts = [address.poBox, address.street2, address.street1, address.city, address.state, address.zipcode, address.country]
-            card.addLabelled("ADR", address.type, preferred: address.preferred, parts.map { VCardWriter.escape($0) }.joined(separator: ";"))
+            card.addLabelled("ADR", address.type, preferred: address.preferred, address.parameters,
+                             parts.map { VCardWriter.escape($0) }.joined(separator: ";"))
         }
-        for url in details.urls { card.addLabelled("URL", url.type, preferred: false, VCardWriter.escape(url.value)) }
+        for url in details.urls { card.addLabelled("URL", url.type, preferred: false, url.parameters, VCardWriter.escape(url.value)) }
         for messenger in messengers { card.add(VCardWriter.impp(messenger)) }
         for relation in details.relations {
             if version == .v4, VCardWriter.relatedTypes.contains(relation.type) {
@@ -107,14 +112,16 @@ enum VCardWriter {
             add("item\(items).X-ABLabel:\(VCardWriter.escape(VCardLabels.abLabel(for: label)))")
         }
 
-        /// A property with its label as TYPE values, or in an item group.
-        mutating func addLabelled(_ name: String, _ label: String, preferred: Bool, _ value: String) {
+        /// A property with its label as TYPE values, or in an item group,
+        /// and the parameters the model does not hold as they came.
+        mutating func addLabelled(_ name: String, _ label: String, preferred: Bool, _ kept: String?, _ value: String) {
             var parameters = ""
             let types = label == WellKnownLabel.other.rawValue ? [] : VCardLabels.types(for: label)
             if let types, !types.isEmpty {
                 parameters += ";TYPE=" + (version == .v3 ? types.map { $0.uppercased() } : types).joined(separator: ",")
             }
             if preferred { parameters += version == .v4 ? ";PREF=1" : ";TYPE=pref" }
+            if let kept { parameters += ";" + kept }
             if types == nil {
                 addItem(name + parameters + ":" + value, label: label)
             } else {
@@ -124,7 +131,7 @@ enum VCardWriter {
 
         /// A date: 4.0's basic form (`19750412`, `--0412`); 3.0's extended
         /// form, a year-omitted one as Apple writes it.
-        mutating func addDate(_ name: String, _ value: String, label: String? = nil) {
+        mutating func addDate(_ name: String, _ value: String, label: String? = nil, parameters kept: String? = nil) {
             guard let date = PartialDate(value) else { return }
             var line: String
             switch (version, date.year) {
@@ -137,6 +144,7 @@ enum VCardWriter {
             case (.v3, _):
                 line = "\(name):\(date.text)"
             }
+            if let kept, let colon = line.firstIndex(of: ":") { line.insert(contentsOf: ";" + kept, at: colon) }
             if let label { addItem(line, label: label) } else { add(line) }
         }
     }
@@ -154,7 +162,7 @@ enum VCardWriter {
         let uri = hasScheme ? messenger.handle : messenger.service.lowercased() + ":" + messenger.handle
         let scheme = uri.prefix { $0 != ":" }
         let parameter = scheme == messenger.service ? "" : ";X-SERVICE-TYPE=\(parameterValue(messenger.service))"
-        return "IMPP\(parameter):\(escape(uri))"
+        return "IMPP\(parameter)\(messenger.parameters.map { ";" + $0 } ?? ""):\(escape(uri))"
     }
 
     /// PHOTO with its bytes inline: 3.0's `ENCODING=b;TYPE=JPEG`, 4.0's
@@ -192,9 +200,17 @@ enum VCardWriter {
         if !bare.isEmpty && !isBase64 { parameters.append("TYPE=" + bare.joined(separator: ",")) }
         if isBase64 {
             if version == .v4 {
-                parameters.removeAll { $0.uppercased().hasPrefix("TYPE=") }
-                let subtype = (mediaTypes.first ?? "jpeg").lowercased()
-                let media = subtype.contains("/") ? subtype : "image/" + (subtype == "jpg" ? "jpeg" : subtype)
+                // An image's TYPE is its media type; a KEY's or a SOUND's
+                // (PGP, WAVE) stays a TYPE, beside bytes of no named type.
+                let media: String
+                if ["PHOTO", "LOGO"].contains(parsed.name) {
+                    parameters.removeAll { $0.uppercased().hasPrefix("TYPE=") }
+                    let subtype = (mediaTypes.first ?? "jpeg").lowercased()
+                    media = subtype.contains("/") ? subtype : "image/" + (subtype == "jpg" ? "jpeg" : subtype)
+                } else {
+                    if !bare.isEmpty { parameters.append("TYPE=" + bare.joined(separator: ",")) }
+                    media = "application/octet-stream"
+                }
                 parsed.value = "data:\(media);base64,\(parsed.value.filter { !$0.isWhitespace })"
             } else {
                 parameters.insert("ENCODING=b", at: 0)

@@ -14,24 +14,30 @@ public struct Phone: Hashable, Sendable {
     public internal(set) var e164: String?
     /// Marked as the one to use first (vCard PREF, TYPE=pref).
     public var preferred: Bool
+    /// The vCard parameters the model does not hold (`X-EVOLUTION-UI-SLOT=1`,
+    /// `PREF=2`), as written, `;`-separated; written back on export.
+    public var parameters: String?
 
-    public init(type: String = WellKnownLabel.mobile.rawValue, value: String, preferred: Bool = false) {
+    public init(type: String = WellKnownLabel.mobile.rawValue, value: String, preferred: Bool = false,
+                parameters: String? = nil) {
         self.type = type
         self.value = value
         self.preferred = preferred
+        self.parameters = parameters
     }
 
     /// Phones are equal when their labels, numbers and preference are: the
     /// E.164 form follows from the number, so a typed phone equals its
     /// stored self.
     public static func == (a: Phone, b: Phone) -> Bool {
-        a.type == b.type && a.value == b.value && a.preferred == b.preferred
+        a.type == b.type && a.value == b.value && a.preferred == b.preferred && a.parameters == b.parameters
     }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(type)
         hasher.combine(value)
         hasher.combine(preferred)
+        hasher.combine(parameters)
     }
 }
 
@@ -39,11 +45,16 @@ public struct Email: Hashable, Sendable {
     public var type: String
     public var value: String
     public var preferred: Bool
+    /// The vCard parameters the model does not hold (`X-EVOLUTION-UI-SLOT=1`,
+    /// `PREF=2`), as written, `;`-separated; written back on export.
+    public var parameters: String?
 
-    public init(type: String = WellKnownLabel.home.rawValue, value: String, preferred: Bool = false) {
+    public init(type: String = WellKnownLabel.home.rawValue, value: String, preferred: Bool = false,
+                parameters: String? = nil) {
         self.type = type
         self.value = value
         self.preferred = preferred
+        self.parameters = parameters
     }
 }
 
@@ -57,11 +68,14 @@ public struct Address: Hashable, Sendable {
     public var country: String
     public var poBox: String
     public var preferred: Bool
+    /// The vCard parameters the model does not hold (`X-EVOLUTION-UI-SLOT=1`,
+    /// `PREF=2`), as written, `;`-separated; written back on export.
+    public var parameters: String?
 
     public init(
         type: String = WellKnownLabel.home.rawValue, street1: String = "", street2: String = "",
         city: String = "", state: String = "", zipcode: String = "", country: String = "",
-        poBox: String = "", preferred: Bool = false
+        poBox: String = "", preferred: Bool = false, parameters: String? = nil
     ) {
         self.type = type
         self.street1 = street1
@@ -72,6 +86,7 @@ public struct Address: Hashable, Sendable {
         self.country = country
         self.poBox = poBox
         self.preferred = preferred
+        self.parameters = parameters
     }
 }
 
@@ -85,9 +100,12 @@ public struct Messenger: Hashable, Sendable {
     /// service (skype, xmpp, matrix, …).
     public var service: String
     public var handle: String
+    /// The vCard parameters the model does not hold (Apple's `type=HOME;type=pref`), as written, `;`-separated; written back on export.
+    public var parameters: String?
 
-    public init(service: String, handle: String) {
+    public init(service: String, handle: String, parameters: String? = nil) {
         self.service = service
         self.handle = handle
+        self.parameters = parameters
     }
 }

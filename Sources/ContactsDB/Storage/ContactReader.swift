@@ -146,30 +146,31 @@ enum ContactReader {
                 if let offset = index[row.int64(0)] { body(offset, row) }
             }
         }
-        try each(childrenSQL("type, value, normalized, preferred", from: "phone"), holding: .phone) {
-            var phone = Phone(type: $1.text(1), value: $1.text(2), preferred: $1.bool(4))
+        try each(childrenSQL("type, value, normalized, preferred, parameters", from: "phone"), holding: .phone) {
+            var phone = Phone(type: $1.text(1), value: $1.text(2), preferred: $1.bool(4), parameters: $1.optionalText(5))
             let normalized = $1.text(3)
             phone.e164 = normalized.hasPrefix("+") ? normalized : nil
             result[$0].phones.append(phone)
         }
-        try each(childrenSQL("type, value, preferred", from: "email"), holding: .email) {
-            result[$0].emails.append(Email(type: $1.text(1), value: $1.text(2), preferred: $1.bool(3)))
+        try each(childrenSQL("type, value, preferred, parameters", from: "email"), holding: .email) {
+            result[$0].emails.append(Email(type: $1.text(1), value: $1.text(2), preferred: $1.bool(3), parameters: $1.optionalText(4)))
         }
-        try each(childrenSQL("type, street1, street2, city, state, zipcode, country, poBox, preferred", from: "address"),
+        try each(childrenSQL("type, street1, street2, city, state, zipcode, country, poBox, preferred, parameters", from: "address"),
                  holding: .address) {
             result[$0].addresses.append(Address(
                 type: $1.text(1), street1: $1.text(2), street2: $1.text(3), city: $1.text(4), state: $1.text(5),
-                zipcode: $1.text(6), country: $1.text(7), poBox: $1.text(8), preferred: $1.bool(9)))
+                zipcode: $1.text(6), country: $1.text(7), poBox: $1.text(8), preferred: $1.bool(9),
+                parameters: $1.optionalText(10)))
         }
         // Messengers of services beyond the five leave no attribute bit.
-        try each(childrenSQL("service, handle", from: "messenger"), holding: nil) {
-            result[$0].messengers.append(Messenger(service: $1.text(1), handle: $1.text(2)))
+        try each(childrenSQL("service, handle, parameters", from: "messenger"), holding: nil) {
+            result[$0].messengers.append(Messenger(service: $1.text(1), handle: $1.text(2), parameters: $1.optionalText(3)))
         }
-        try each(childrenSQL("type, value", from: "contactDate"), holding: .cardLists) {
-            result[$0].dates.append(LabeledValue(type: $1.text(1), value: $1.text(2)))
+        try each(childrenSQL("type, value, parameters", from: "contactDate"), holding: .cardLists) {
+            result[$0].dates.append(LabeledValue(type: $1.text(1), value: $1.text(2), parameters: $1.optionalText(3)))
         }
-        try each(childrenSQL("type, value", from: "url"), holding: .cardLists) {
-            result[$0].urls.append(LabeledValue(type: $1.text(1), value: $1.text(2)))
+        try each(childrenSQL("type, value, parameters", from: "url"), holding: .cardLists) {
+            result[$0].urls.append(LabeledValue(type: $1.text(1), value: $1.text(2), parameters: $1.optionalText(3)))
         }
         try each(childrenSQL("type, name", from: "relation"), holding: .cardLists) {
             result[$0].relations.append(Relation(type: $1.text(1), name: $1.text(2)))

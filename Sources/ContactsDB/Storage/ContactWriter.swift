@@ -38,14 +38,14 @@ final class ContactWriter {
                 VALUES (?, ?\(String(repeating: ", ?", count: count)))
                 """)
         }
-        insertPhone = try insert(into: "phone", "type, value, normalized, preferred", count: 4)
-        insertEmail = try insert(into: "email", "type, value, valueFolded, preferred", count: 4)
+        insertPhone = try insert(into: "phone", "type, value, normalized, preferred, parameters", count: 5)
+        insertEmail = try insert(into: "email", "type, value, valueFolded, preferred, parameters", count: 5)
         insertAddress = try insert(into: "address", """
-            type, street1, street2, city, state, zipcode, country, cityFolded, countryFolded, poBox, preferred
-            """, count: 11)
-        insertMessenger = try insert(into: "messenger", "service, handle", count: 2)
-        insertDate = try insert(into: "contactDate", "type, value", count: 2)
-        insertURL = try insert(into: "url", "type, value", count: 2)
+            type, street1, street2, city, state, zipcode, country, cityFolded, countryFolded, poBox, preferred, parameters
+            """, count: 12)
+        insertMessenger = try insert(into: "messenger", "service, handle, parameters", count: 3)
+        insertDate = try insert(into: "contactDate", "type, value, parameters", count: 3)
+        insertURL = try insert(into: "url", "type, value, parameters", count: 3)
         insertRelation = try insert(into: "relation", "type, name", count: 2)
         insertProfile = try insert(into: "socialProfile", "service, handle, url", count: 3)
         insertExtra = try insert(into: "extraProperty", "line", count: 1)
@@ -121,27 +121,31 @@ final class ContactWriter {
         for key in derived.nameWords { try insertWord.execute(.blob(key), contact) }
         for (position, (phone, normalized)) in zip(draft.phones, derived.phonesNormalized).enumerated() {
             try insertPhone.execute(
-                contact, .int(position), .text(phone.type), .text(phone.value), .text(normalized), .bool(phone.preferred))
+                contact, .int(position), .text(phone.type), .text(phone.value), .text(normalized), .bool(phone.preferred),
+                .text(phone.parameters))
         }
         for (position, (email, folded)) in zip(draft.emails, derived.emailsFolded).enumerated() {
             try insertEmail.execute(
-                contact, .int(position), .text(email.type), .text(email.value), .text(folded), .bool(email.preferred))
+                contact, .int(position), .text(email.type), .text(email.value), .text(folded), .bool(email.preferred),
+                .text(email.parameters))
         }
         for (position, (address, folded)) in zip(draft.addresses, derived.addressesFolded).enumerated() {
             try insertAddress.execute(
                 contact, .int(position), .text(address.type), .text(address.street1), .text(address.street2),
                 .text(address.city), .text(address.state), .text(address.zipcode), .text(address.country),
-                .text(folded.city), .text(folded.country), .text(address.poBox), .bool(address.preferred))
+                .text(folded.city), .text(folded.country), .text(address.poBox), .bool(address.preferred),
+                .text(address.parameters))
         }
         for (position, messenger) in draft.messengers.enumerated() {
-            try insertMessenger.execute(contact, .int(position), .text(messenger.service), .text(messenger.handle))
+            try insertMessenger.execute(contact, .int(position), .text(messenger.service), .text(messenger.handle),
+                                         .text(messenger.parameters))
         }
         let details = draft.details
         for (position, date) in details.dates.enumerated() {
-            try insertDate.execute(contact, .int(position), .text(date.type), .text(date.value))
+            try insertDate.execute(contact, .int(position), .text(date.type), .text(date.value), .text(date.parameters))
         }
         for (position, url) in details.urls.enumerated() {
-            try insertURL.execute(contact, .int(position), .text(url.type), .text(url.value))
+            try insertURL.execute(contact, .int(position), .text(url.type), .text(url.value), .text(url.parameters))
         }
         for (position, relation) in details.relations.enumerated() {
             try insertRelation.execute(contact, .int(position), .text(relation.type), .text(relation.name))

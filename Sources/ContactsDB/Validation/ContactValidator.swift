@@ -136,7 +136,8 @@ enum ContactValidator {
             result.dates = try details.dates.enumerated().map { index, entry in
                 let path = field("dates[\(index)]")
                 return LabeledValue(type: try label(entry.type, default: "anniversary", at: "\(path).type"),
-                                    value: try date(entry.value, "\(path).value"))
+                                    value: try date(entry.value, "\(path).value"),
+                                    parameters: try parameters(entry.parameters, "\(path).parameters"))
             }
             if let note = details.note {
                 let tidied = Text.trimmed(note.replacingOccurrences(of: "\r\n", with: "\n"))
@@ -150,7 +151,8 @@ enum ContactValidator {
                 let value = Text.trimmed(entry.value)
                 try require(!value.isEmpty, "\(path).value", "a URL cannot be empty.")
                 try checkText(value, "\(path).value")
-                return LabeledValue(type: try label(entry.type, default: "other", at: "\(path).type"), value: value)
+                return LabeledValue(type: try label(entry.type, default: "other", at: "\(path).type"), value: value,
+                                    parameters: try parameters(entry.parameters, "\(path).parameters"))
             }
             result.relations = try details.relations.enumerated().map { index, entry in
                 let path = field("relations[\(index)]")
@@ -176,7 +178,7 @@ enum ContactValidator {
             for (index, line) in details.extra.enumerated() {
                 let path = field("extra[\(index)]")
                 try require(line.utf8.count <= maxExtraLineBytes, path, "the line is longer than 16 MiB.")
-                try require(Self.isContentLine(line), path,
+                try require(Self.isContentLine(line, strictName: isTyped), path,
                     "\(quoted(line)) is not a vCard content line; write NAME:value or NAME;PARAM=x:value.")
                 try checkControlCharacters(line, path, allowingNewlines: false)
             }
@@ -191,11 +193,17 @@ enum ContactValidator {
             return value
         }
 
-        /// `[group.]NAME[;params]:value`, on one line.
-        private static func isContentLine(_ line: String) -> Bool {
+        /// `[group.]NAME[;params]:value`, on one line. A typed name is
+        /// letters, digits and dashes as RFC 6350 has them; an imported one
+        /// may be any name its producer wrote (KAddressBook writes
+        /// `X-MESSAGING/xmpp-All`), so that it is kept.
+        private static func isContentLine(_ line: String, strictName: Bool) -> Bool {
             guard let colon = line.firstIndex(of: ":") else { return false }
             let name = line[..<colon].split(separator: ";", maxSplits: 1).first ?? ""
-            return !name.isEmpty && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == ".") }
+            return !name.isEmpty && name.allSatisfy { character in
+                strictName ? character.isASCII && (character.isLetter || character.isNumber || character == "-" || character == ".")
+                    : !character.isWhitespace && !character.unicodeScalars.contains { $0.properties.generalCategory == .control }
+            }
         }
 
         // MARK: - Children
@@ -210,7 +218,8 @@ enum ContactValidator {
                 try require(!value.isEmpty, "\(path()).value", "a phone number cannot be empty.")
                 unusual.phones += 1
             }
-            return Phone(type: type, value: value, preferred: phone.preferred)
+            return Phone(type: type, value: value, preferred: phone.preferred,
+                         parameters: try parameters(phone.parameters, "\(path()).parameters"))
         }
 
         /// The typed rule: 9 to 15 digits, an optional leading "+", and only
@@ -239,20 +248,27 @@ enum ContactValidator {
                 unusual.emails += 1
             }
             return Email(type: try label(email.type, default: WellKnownLabel.home.rawValue, at: "\(path()).type"),
-                         value: value, preferred: email.preferred)
+                         value: value, preferred: email.preferred,
+                         parameters: try parameters(email.parameters, "\(path()).parameters"))
         }
 
         private func validated(_ address: Address, at path: @autoclosure () -> String) throws -> Address {
             var result = address
             for (name, keyPath) in [("street1", \Address.street1), ("street2", \.street2), ("city", \.city),
                                     ("state", \.state), ("zipcode", \.zipcode), ("country", \.country), ("poBox", \.poBox)] {
-                result[keyPath: keyPath] = Text.tidy(address[keyPath: keyPath])
-                try checkText(result[keyPath: keyPath], "\(path()).\(name)")
+                // A street may take several lines (Apple writes "10 rue de
+                // Rivoli\nAppt 4"); each is tidied on its own.
+                let lines = name.hasPrefix("street")
+                    ? address[keyPath: keyPath].split(whereSeparator: \.isNewline).map { Text.tidy(String($0)) }.filter { !$0.isEmpty }
+                    : [Text.tidy(address[keyPath: keyPath])]
+                for line in lines { try checkText(line, "\(path()).\(name)") }
+                result[keyPath: keyPath] = lines.joined(separator: "\n")
             }
             let isEmpty = [result.street1, result.street2, result.city, result.state, result.zipcode, result.country,
                            result.poBox].allSatisfy(\.isEmpty)
             try require(!isEmpty, path(), "an address needs at least one of street1, street2, city, state, zipcode, country or poBox.")
             result.type = try label(address.type, default: WellKnownLabel.home.rawValue, at: "\(path()).type")
+            result.parameters = try parameters(address.parameters, "\(path()).parameters")
             return result
         }
 
@@ -268,7 +284,35 @@ enum ContactValidator {
             let handle = Text.tidy(messenger.handle)
             try require(!handle.isEmpty, "\(path()).handle", "a \(service ?? given) handle cannot be empty.")
             try checkText(handle, "\(path()).handle")
-            return Messenger(service: service ?? given, handle: handle)
+            return Messenger(service: service ?? given, handle: handle,
+                             parameters: try parameters(messenger.parameters, "\(path()).parameters"))
+        }
+
+        /// vCard parameters as they go between `;` and `:` on a content
+        /// line: `NAME=value` or 2.1's bare `VALUE`, `;`-separated, with no
+        /// `:` or `;` outside double quotes. Nil when empty.
+        private func parameters(_ text: String?, _ field: @autoclosure () -> String) throws -> String? {
+            guard let text = text.map({ Text.trimmed($0) }), !text.isEmpty else { return nil }
+            try checkText(text, field())
+            var quoted = false, stray = false, pieces: [Substring] = [], start = text.startIndex
+            for index in text.indices {
+                switch text[index] {
+                case "\"": quoted.toggle()
+                case ";" where !quoted:
+                    pieces.append(text[start..<index])
+                    start = text.index(after: index)
+                case ":" where !quoted: stray = true
+                default: break
+                }
+            }
+            pieces.append(text[start...])
+            let isWellFormed = !quoted && !stray && pieces.allSatisfy { piece in
+                let name = piece.prefix { $0 != "=" }
+                return !name.isEmpty && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
+            }
+            try require(isWellFormed, field(),
+                "\(ContactValidator.quoted(text)) is not a list of vCard parameters; write NAME=value;NAME=value, quoting values that hold \":\" or \";\".")
+            return text
         }
 
         private func name(_ name: String?, _ field: @autoclosure () -> String) throws -> String? {
