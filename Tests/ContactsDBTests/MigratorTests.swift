@@ -7,7 +7,7 @@ import Testing
 @Suite struct MigratorTests {
     let directory = TemporaryDirectory()
 
-    static let version2 = SchemaMigration(identifier: "0009_petName", sql: """
+    static let version2 = SchemaMigration(identifier: "0099_petName", sql: """
         ALTER TABLE contact ADD COLUMN petName TEXT;
         CREATE INDEX contact_on_petName ON contact(petName);
         """)
@@ -45,7 +45,7 @@ import Testing
         let countsBefore = try old.tableCounts()
 
         let upgraded = try ContactStore.open(at: path, options: .migrations(SchemaMigration.bundled + [Self.version2]))
-        #expect(upgraded.openReport.appliedMigrations == ["0009_petName"])
+        #expect(upgraded.openReport.appliedMigrations == ["0099_petName"])
         #expect(try upgraded.contacts(matching: ContactQuery()) == before)
         #expect(try upgraded.tableCounts() == countsBefore)
         let columns = try upgraded.read { db in try db.columns(in: "contact").map(\.name) }
@@ -69,7 +69,7 @@ import Testing
         let unrelated = directory.write("kept.sqlite.before-notes.txt", "mine")
         let upgraded = try ContactStore.open(at: path, options: .migrations(SchemaMigration.bundled + [Self.version2]))
         let backup = try #require(upgraded.openReport.backupBeforeMigration)
-        #expect(backup.hasPrefix(path + ".before-0009_petName-"))
+        #expect(backup.hasPrefix(path + ".before-0099_petName-"))
 
         let restored = try ContactStore.open(at: backup, options: .migrations(SchemaMigration.bundled))
         #expect(try restored.contacts(matching: ContactQuery()).map(\.displayName) == ["Keep Me"])
@@ -166,7 +166,7 @@ import Testing
         let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
 
         let error = captureError { _ = try ContactStore.open(at: path, options: .migrations(SchemaMigration.bundled)) }
-        #expect(error == .databaseTooNew(path: path, unknownMigrations: ["0009_petName"]))
+        #expect(error == .databaseTooNew(path: path, unknownMigrations: ["0099_petName"]))
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
     }
 
@@ -174,12 +174,12 @@ import Testing
         let path = directory.path("edited.sqlite")
         _ = try ContactStore.open(at: path, options: .migrations(SchemaMigration.bundled + [Self.version2]))
         let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
-        let edited = SchemaMigration(identifier: "0009_petName", sql: Self.version2.sql + "\n-- tweaked\n")
+        let edited = SchemaMigration(identifier: "0099_petName", sql: Self.version2.sql + "\n-- tweaked\n")
 
         let error = captureError {
             _ = try ContactStore.open(at: path, options: .migrations(SchemaMigration.bundled + [edited]))
         }
-        #expect(error == .migrationEdited(path: path, migration: "0009_petName"))
+        #expect(error == .migrationEdited(path: path, migration: "0099_petName"))
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
     }
 
