@@ -111,7 +111,8 @@ def check_vobject(work):
         address = card.add("adr")
         address.value = vobject.vcard.Address(street="ул. Ленина, 1", city="Москва", code="101000", country="Russia")
         address.type_param = "HOME"
-        card.add("note").value = "not held by the model"
+        card.add("note").value = "a note, with a comma; and a semicolon"
+        card.add("x-vobject-custom").value = "not held by the model"
         cards.append(card.serialize())
     path = work / "vobject.vcf"
     path.write_text("".join(cards))
@@ -119,7 +120,8 @@ def check_vobject(work):
     run("init", "--no-seed", db=db)
     report = subprocess.run([CONTACTSDB, "--db", db, "import", str(path)], capture_output=True, text=True)
     check("vobject's cards import", report.returncode == 0, report.stderr.strip())
-    check("properties the model does not hold are reported", "NOTE ×4" in report.stderr, report.stderr.strip())
+    check("properties the model does not hold are kept and reported", "X-VOBJECT-CUSTOM ×4" in report.stderr,
+          report.stderr.strip())
     imported = {contact["lastName"]: contact for contact in export(db)}
     label = {"CELL": "mobile", "HOME": "home", "WORK": "work"}
     for family, given, org, tels, emails, categories in people:
@@ -128,6 +130,8 @@ def check_vobject(work):
             and [(p["value"], p["type"]) for p in contact["phones"]] == [(n, label[k]) for n, k in tels] \
             and [(e["value"], e["type"]) for e in contact["emails"]] == [(a, label[k]) for a, k in emails] \
             and sorted(contact["groups"]) == sorted(categories) \
+            and contact.get("note") == "a note, with a comma; and a semicolon" \
+            and contact.get("extra") == ["X-VOBJECT-CUSTOM:not held by the model"] \
             and [(a["street1"], a["city"], a["zipcode"], a["country"], a["type"]) for a in contact["addresses"]] \
             == [("ул. Ленина, 1", "Москва", "101000", "Russia", "home")]
         check(f"vobject card of {given} {family} has every field", ok, json.dumps(contact, ensure_ascii=False))
