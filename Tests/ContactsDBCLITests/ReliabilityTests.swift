@@ -13,7 +13,7 @@ import Testing
         let db = directory.path("doctor.sqlite")
         let healthy = try cli.run(db: db, ["doctor"])
         #expect(healthy.exitCode == 0, "\(healthy.stdout)")
-        #expect(healthy.lines.count == 9 && healthy.lines.allSatisfy { $0.hasPrefix("ok") }, "\(healthy.stdout)")
+        #expect(healthy.lines.count == 10 && healthy.lines.allSatisfy { $0.hasPrefix("ok") }, "\(healthy.stdout)")
 
         try DatabaseQueue(path: db).write { db in try db.execute(sql: "UPDATE sectionCount SET count = count + 5") }
         let sick = try cli.run(db: db, ["doctor"])
@@ -266,6 +266,7 @@ import Testing
             ("0006_whole_card", { db in try db.tableExists("extraProperty") }),
             ("0007_changes", { db in try db.tableExists("changeClock") }),
             ("0008_photos", { db in try db.tableExists("contactPhoto") }),
+            ("0009_search", { db in try db.tableExists("contactSearch") }),
         ]
         var random = SplitMix64(seed: 13)
         var stops = Array(repeating: 0, count: upgrades.count + 1), killedAfterBackup = 0

@@ -16,6 +16,9 @@ struct DerivedFields: Sendable {
     var nameWords: [Data]
     /// The same words, each after one space (`contact.nameWords`).
     var nameWordsText: String
+    /// The distinct folded words of every text the contact holds, each
+    /// after one space (`contact.searchWords`, indexed for `--text`).
+    var searchWords: String
     /// Per phone, its lookup form (E.164, or the digits).
     var phonesNormalized: [String]
     /// Per email, its folded value; per address, its folded city and country.
@@ -29,7 +32,7 @@ struct DerivedFields: Sendable {
 
     /// The version of the rules below: stored with the keys, which are
     /// recomputed on open when it differs.
-    static let version = Collation.version + "; phones by libphonenumber"
+    static let version = Collation.version + "; phones by libphonenumber; search words"
 
     /// - parameter thumbnailing: false leaves `photo` nil, for rewrites
     ///   that keep the stored photo and thumbnail as they are.
@@ -73,12 +76,35 @@ struct DerivedFields: Sendable {
         }
         nameWords = words.map { Data($0.utf8) }
         nameWordsText = words.map { " " + $0 }.joined()
+        searchWords = Self.searchWords(draft)
         phonesNormalized = draft.phones.map { PhoneNumber($0.value, regions: regions).normalized }
         emailsFolded = draft.emails.map { Collation.fold($0.value) }
         addressesFolded = draft.addresses.map { (Collation.fold($0.city), Collation.fold($0.country)) }
         // Decoding here rather than on the writer's thread lets an import
         // make its thumbnails on the threads that derive its contacts.
         photo = thumbnailing ? draft.photo.flatMap { try? PhotoImage($0.data) } : nil
+    }
+
+    /// The texts `--text` searches (SPEC §Search and dates), folded and cut
+    /// into words once each.
+    private static func searchWords(_ draft: ContactDraft) -> String {
+        let details = draft.details
+        var texts: [String?] = [
+            draft.firstName, draft.middleName, draft.lastName, details.namePrefix, details.nameSuffix,
+            details.phoneticFirstName, details.phoneticMiddleName, details.phoneticLastName, details.formattedName,
+            details.nickname, draft.company, details.department, details.jobTitle, details.role, details.note,
+        ]
+        texts += draft.emails.map(\.value)
+        texts += draft.addresses.flatMap { [$0.poBox, $0.street1, $0.street2, $0.city, $0.state, $0.zipcode, $0.country] }
+        texts += details.urls.map(\.value)
+        texts += draft.messengers.map(\.handle)
+        texts += details.socialProfiles.flatMap { [$0.handle, $0.url] }
+        texts += details.relations.map(\.name)
+        var seen: Set<String> = [], result = ""
+        for word in texts.compactMap({ $0 }).flatMap({ Text.searchWords(Collation.fold($0)) }) where seen.insert(word).inserted {
+            result += " " + word
+        }
+        return result
     }
 
     /// Prefix, first, middle and last name, and suffix, in the order the

@@ -44,4 +44,23 @@ enum Text {
     static func words(_ text: String) -> [Substring] {
         text.split(whereSeparator: { $0.isWhitespace || $0 == "-" || $0 == "‐" })
     }
+
+    /// The words of any text as SQLite's FTS5 `unicode61` tokenizer cuts
+    /// them: runs of letters, digits and private-use characters; every
+    /// other character (space, punctuation, symbol, mark) separates.
+    /// `anna@posteo.de` holds `anna`, `posteo` and `de`.
+    static func searchWords(_ text: String) -> [String] {
+        var words: [String] = [], word = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar.properties.generalCategory {
+            case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+                 .decimalNumber, .letterNumber, .otherNumber, .privateUse:
+                word.append(scalar)
+            default:
+                if !word.isEmpty { words.append(String(word)); word = String.UnicodeScalarView() }
+            }
+        }
+        if !word.isEmpty { words.append(String(word)) }
+        return words
+    }
 }

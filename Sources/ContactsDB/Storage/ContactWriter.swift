@@ -21,7 +21,7 @@ final class ContactWriter {
         "firstName", "lastName", "company", "age", "displayName", "sortName", "sectionKey",
         "sortIndex", "sortKey", "firstNameKey", "lastNameKey", "companyKey", "companyFolded",
         "attributes", "nameWords", "createdAt", "updatedAt", "revision", "kind", "formattedName",
-    ] + ContactDetailColumns.text.map(\.name)
+    ] + ContactDetailColumns.text.map(\.name) + ["searchWords"]
 
     init(_ db: Database) throws {
         let columns = Self.contactColumns
@@ -113,7 +113,7 @@ final class ContactWriter {
             .blob(derived.sortKey), .blob(derived.firstNameKey), .blob(derived.lastNameKey), .blob(derived.companyKey),
             .text(derived.companyFolded), .int(derived.attributes.rawValue), .text(derived.nameWordsText),
             .text(createdAt), .text(updatedAt), .int(revision), .text(draft.kind.rawValue), .text(derived.formattedName),
-        ] + ContactDetailColumns.text.map { .text(draft.details[keyPath: $0.field]) }
+        ] + ContactDetailColumns.text.map { .text(draft.details[keyPath: $0.field]) } + [.text(derived.searchWords)]
     }
 
     private func writeChildren(pk: Int64, _ draft: ContactDraft, _ derived: DerivedFields) throws {

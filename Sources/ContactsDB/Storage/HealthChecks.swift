@@ -5,7 +5,7 @@ import GRDB
 enum HealthChecks {
     /// A condition that holds in a healthy database.
     enum Condition {
-        case countsMatch, phoneWindowsMatch, nameWordsMatch, attributesMatch
+        case countsMatch, phoneWindowsMatch, nameWordsMatch, attributesMatch, searchIndexMatches
     }
 
     /// SQLite's integrity check: `["ok"]` when the file is sound.
@@ -19,13 +19,37 @@ enum HealthChecks {
     }
 
     static func holds(_ condition: Condition, _ db: Database) throws -> Bool {
+        if condition == .searchIndexMatches { return try searchIndexMatches(db) }
         let sql = switch condition {
         case .countsMatch: countsMatchSQL
         case .phoneWindowsMatch: phoneWindowsMatchSQL
         case .nameWordsMatch: nameWordsMatchSQL
         case .attributesMatch: attributesMatchSQL
+        case .searchIndexMatches: ""
         }
         return try Bool.fetchOne(db, sql: sql) ?? false
+    }
+
+    /// True when the search index holds what indexing every contact's
+    /// `searchWords` afresh gives, term by term: its document and instance
+    /// counts. The fresh index lives in the connection's temporary schema,
+    /// so that a read-only database is checked too.
+    private static func searchIndexMatches(_ db: Database) throws -> Bool {
+        try db.execute(sql: """
+            CREATE VIRTUAL TABLE temp.searchAfresh USING fts5(searchWords, tokenize = 'unicode61 remove_diacritics 0');
+            INSERT INTO temp.searchAfresh (rowid, searchWords) SELECT pk, searchWords FROM contact;
+            CREATE VIRTUAL TABLE temp.searchAfreshTerms USING fts5vocab(temp, searchAfresh, row);
+            CREATE VIRTUAL TABLE temp.searchTerms USING fts5vocab(main, contactSearch, row);
+            """)
+        defer {
+            try? db.execute(sql: """
+                DROP TABLE temp.searchTerms; DROP TABLE temp.searchAfreshTerms; DROP TABLE temp.searchAfresh;
+                """)
+        }
+        return try Bool.fetchOne(db, sql: """
+            SELECT NOT EXISTS (SELECT * FROM temp.searchTerms EXCEPT SELECT * FROM temp.searchAfreshTerms)
+               AND NOT EXISTS (SELECT * FROM temp.searchAfreshTerms EXCEPT SELECT * FROM temp.searchTerms)
+            """) ?? false
     }
 
     /// True when each contact's `nameWords` holds exactly its `nameWord`

@@ -28,6 +28,9 @@ enum Reindexer {
             }
         }
         try rebuildCounts(db)
+        // The triggers kept the index in step with each new row; a rebuild
+        // also mends an index that had fallen out of step.
+        try db.execute(sql: "INSERT INTO contactSearch (contactSearch) VALUES ('rebuild')")
         try Settings.set(Settings.collationVersionKey, to: DerivedFields.version, db)
         return ids.count
     }

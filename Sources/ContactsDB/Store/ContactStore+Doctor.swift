@@ -47,6 +47,8 @@ extension ContactStore {
                  "the name words kept with the contacts differ from the name-word index"),
                 ("attributes", .attributesMatch, "each contact's attributes match its children",
                  "some contacts' attributes differ from their phones, emails, addresses or messengers"),
+                ("text search", .searchIndexMatches, "the search index holds every contact's words",
+                 "the search index differs from the contacts' words"),
             ] {
                 let matches = try HealthChecks.holds(condition, db)
                 findings.append(Diagnosis(
