@@ -43,6 +43,11 @@ import Testing
             [.favorite], [.group("Family")], [.group("WORK")], [.group("клуб")], [.favorite, .has([.phone])],
             [.group("동료"), .namePrefix("a")],
         ]
+        sets += textQueries.map { [.text($0)] }
+        sets += [
+            [.text("a"), .has([.phone])], [.text("example"), .namePrefix("a")], [.text("1"), .section("A")],
+            [.text("ru"), .countryContains("russ")], [.text("work"), .favorite], [.text("a"), .group("Family")],
+        ]
         // Phone search: numbers taken from the data, written other ways.
         let sample = drafts.flatMap(\.phones).map(\.value)
         for value in sample.prefix(200).enumerated().filter({ $0.offset % 25 == 0 }).map(\.element) {
@@ -57,6 +62,41 @@ import Testing
         }
         return sets
     }()
+
+    /// Text queries: words of the data cut from every field of sampled
+    /// contacts, cut short, shouted, joined with a word of another field,
+    /// digits of phones, and words that hold nothing.
+    static let textQueries: [String] = {
+        var queries = ["a", "an", "EXAMPLE", "example.kr", "anna@", "@user1", "müll", "MULL", "ёлк", "елк", "й",
+                       "서울", "москва", "zurich", "st", "ave", "main st", "ул", "100%", "pure_co", "o'brien", "brien",
+                       "zzzz", "qqq 1", "555", "010", "+7 9", "8 (9", "orchard", "sauna", "bass", "jay", "spouse", "1"]
+        var random = SplitMix64(seed: 7)
+        let texts = drafts.map { ReferenceModel.searchTexts($0) }
+        for index in 0..<80 {
+            let words = texts[random.below(texts.count)].flatMap(ReferenceModel.words)
+            guard !words.isEmpty else { continue }
+            let word = words[random.below(words.count)]
+            let prefix = String(word.prefix(1 + random.below(max(word.count, 1))))
+            switch index % 4 {
+            case 0: queries.append(prefix)
+            case 1: queries.append(prefix.uppercased())
+            case 2:
+                let other = texts[random.below(texts.count)].flatMap(ReferenceModel.words)
+                queries.append(prefix + " " + (other.first.map { String($0.prefix(2)) } ?? "x"))
+            default: queries.append(word + "!")
+            }
+        }
+        for phone in drafts.flatMap(\.phones).prefix(60).enumerated().filter({ $0.offset % 6 == 0 }).map(\.element) {
+            queries.append(String(phone.value.filter(\.isNumber).suffix(4)))
+        }
+        return queries
+    }()
+
+    @Test func thereAreEnoughTextQueries() {
+        #expect(Self.textQueries.count >= 100)
+        let matching = Self.textQueries.filter { !Self.reference.ids(matching: [.text($0)], sortedBy: ContactSort()).isEmpty }
+        #expect(matching.count > Self.textQueries.count * 3 / 4)
+    }
 
     @Test(arguments: filterSets.indices)
     func everyFilterAndSortMatchesTheReference(_ index: Int) throws {
@@ -90,15 +130,30 @@ import Testing
         #expect(page.map(\.id) == Array(whole[10..<60]))
     }
 
-    /// A page of a name query takes one of two plans, chosen by how common
-    /// the prefix is; both must give the reference answer.
-    @Test(arguments: ["a", "an", "s", "ив", "и", "김", "o'b", "zzz"])
-    func pagedNameQueriesMatchTheReferenceWhicheverPlanRuns(_ prefix: String) throws {
+    /// A page of a name or text query takes one of two plans, chosen by how
+    /// common the prefix or word is; both must give the reference answer.
+    @Test(arguments: ["a", "an", "s", "ив", "и", "김", "o'b", "zzz"].map(ContactFilter.namePrefix)
+        + ["a", "e", "example", "user1", "o'brien", "1", "010", "zzz"].map(ContactFilter.text))
+    func pagedQueriesMatchTheReferenceWhicheverPlanRuns(_ filter: ContactFilter) throws {
         for sort in Self.sorts {
-            let query = ContactQuery().filter(.namePrefix(prefix)).sorted(by: sort.key, descending: sort.descending)
-            let expected = Self.reference.ids(matching: [.namePrefix(prefix)], sortedBy: sort)
-            #expect(try Self.store.ids(matching: query.page(limit: 10)) == Array(expected.prefix(10)), "\(prefix) \(sort)")
+            let query = ContactQuery().filter(filter).sorted(by: sort.key, descending: sort.descending)
+            let expected = Self.reference.ids(matching: [filter], sortedBy: sort)
+            #expect(try Self.store.ids(matching: query.page(limit: 10)) == Array(expected.prefix(10)), "\(filter) \(sort)")
             #expect(try Self.store.ids(matching: query.page(limit: 10, offset: 5)) == Array(expected.dropFirst(5).prefix(10)))
+        }
+    }
+
+    /// In every sort, a common word reads the sort's index until the page
+    /// is full and a rare one reads only the contacts the index finds: no
+    /// plan reads the whole contact table.
+    @Test func commonTextWordsScanTheOrderAndRareOnesSortTheirMatches() throws {
+        for sort in Self.sorts {
+            let query = ContactQuery().sorted(by: sort.key, descending: sort.descending).page(limit: 10)
+            let common = try Self.store.explain(query.filter(.text("example"))).plan.joined()
+            #expect(common.contains("SCAN contact USING INDEX contact_on_") && !common.contains("TEMP B-TREE"), "\(sort) \(common)")
+            let rare = try Self.store.explain(query.filter(.text("sauna"))).plan.joined()
+            #expect(rare.contains("SCAN contactSearch VIRTUAL TABLE") && rare.contains("TEMP B-TREE")
+                    && !rare.contains("SCAN contact "), "\(sort) \(rare)")
         }
     }
 
@@ -137,7 +192,7 @@ import Testing
         let hostile = "zq'); DROP TABLE contact; --"
         let query = ContactQuery().filter(.namePrefix(hostile)).filter(.emailContains(hostile))
             .filter(.companyContains(hostile)).filter(.cityContains(hostile)).filter(.countryContains(hostile))
-            .filter(.section(hostile)).filter(.phone("+7 912 " + hostile))
+            .filter(.section(hostile)).filter(.phone("+7 912 " + hostile)).filter(.text(hostile + " 4155"))
         for statement in [query.selectStatement(columns: "contact.id"), query.countStatement(QueryPlan()), query.sectionsStatement(QueryPlan())] {
             #expect(!statement.sql.lowercased().contains("zq"))
             #expect(!statement.sql.contains("DROP"))
@@ -179,6 +234,15 @@ struct ReferenceModel {
         ContactDraft(id: "meta-2", company: "50%_off'; --", emails: [Email(value: "o'hara%_x@example.com")]),
         ContactDraft(id: "meta-3", firstName: "Percent", company: "P100 Pure Co"),
         ContactDraft(id: "meta-4", firstName: "Анна-Мария", lastName: "Сидорова", company: "Й"),
+        {
+            var draft = ContactDraft(id: "meta-5", firstName: "Jay", lastName: "Orchard", phones: [Phone(value: "+1 415 555 0100")])
+            draft.note = "Sauna on Fridays; plays the bass"
+            draft.jobTitle = "Müller & Söhne's orchard keeper"
+            draft.relations = [Relation(type: "spouse", name: "Ёлка Smith")]
+            draft.urls = [LabeledValue(type: "blog", value: "https://jay.example/orchard")]
+            draft.socialProfiles = [SocialProfile(service: "mastodon", handle: "@jay@social.example")]
+            return draft
+        }(),
     ]
 
     let validated: [String: ContactDraft]
@@ -236,7 +300,29 @@ struct ReferenceModel {
             return draft.isFavorite
         case .group(let name):
             return draft.groups.contains { $0.lowercased() == name.lowercased() }
+        case .text(let text):
+            let held = Set(Self.searchTexts(draft).flatMap(Self.words))
+            return Self.words(text).allSatisfy { wanted in
+                held.contains { $0.hasPrefix(wanted) }
+                    || (wanted.count >= 3 && wanted.allSatisfy { $0.isASCII && $0.isNumber } && matches(draft, .phone(wanted)))
+            }
         }
+    }
+
+    /// Every text `--text` looks in (SPEC §Search and dates).
+    static func searchTexts(_ draft: ContactDraft) -> [String] {
+        let d = draft.details
+        return ([draft.firstName, draft.middleName, draft.lastName, d.namePrefix, d.nameSuffix, d.phoneticFirstName,
+                 d.phoneticMiddleName, d.phoneticLastName, d.formattedName, d.nickname, draft.company, d.department,
+                 d.jobTitle, d.role, d.note] as [String?]).compactMap { $0 }
+            + draft.emails.map(\.value) + draft.messengers.map(\.handle) + d.urls.map(\.value) + d.relations.map(\.name)
+            + draft.addresses.flatMap { [$0.poBox, $0.street1, $0.street2, $0.city, $0.state, $0.zipcode, $0.country] }
+            + d.socialProfiles.flatMap { [$0.handle, $0.url] }
+    }
+
+    /// Folded words: runs of letters and digits.
+    static func words(_ text: String) -> [String] {
+        Collation.fold(text).split(whereSeparator: { !($0.isLetter || $0.isNumber) }).map(String.init)
     }
 
     private func precedes(_ a: String, _ b: String, _ sort: ContactSort) -> Bool {

@@ -62,6 +62,12 @@ public enum ContactFilter: Hashable, Sendable {
     /// The number's digits occur in one of the contact's normalized phone
     /// numbers; the text is normalized like a stored number first.
     case phone(String)
+    /// Every word of the text is a prefix of a word of any text the contact
+    /// holds (names, nickname, company, department, title, emails,
+    /// addresses, note, URLs, messenger handles, social profiles,
+    /// relations), compared as `namePrefix` compares; a word of three or
+    /// more digits also matches phone digits as `phone` does.
+    case text(String)
     /// Case- and accent-insensitive "contains" on one field.
     case emailContains(String)
     case companyContains(String)

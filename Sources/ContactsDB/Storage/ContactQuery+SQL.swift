@@ -6,6 +6,8 @@ struct QueryPlan: Hashable {
     /// Name-prefix keys common enough that scanning the requested order and
     /// checking each contact's words beats sorting every match.
     var scannedNamePrefixes: Set<Data> = []
+    /// Likewise for the words of a text filter.
+    var scannedTextWords: Set<String> = []
     /// The database's default phone regions, which read a phone filter as
     /// they read stored numbers.
     var regions = PhoneRegions.default
@@ -15,6 +17,17 @@ extension ContactQuery {
     /// The folded keys of a name-prefix filter, one per word.
     static func namePrefixKeys(_ text: String) -> [Data] {
         Text.words(Collation.fold(text)).map { Data($0.utf8) }
+    }
+
+    /// The folded words of a text filter, cut as `contact.searchWords` is.
+    static func textWords(_ text: String) -> [String] {
+        Text.searchWords(Collation.fold(text))
+    }
+
+    /// An FTS5 query for the words that start with `word`: a word holds
+    /// letters and digits only, so it needs no escaping inside the quotes.
+    static func textMatch(_ word: String) -> String {
+        "\"" + word + "\"*"
     }
 
     /// The WHERE clause (or "") and its arguments. Every value is bound as
@@ -43,21 +56,20 @@ extension ContactQuery {
                     }
                 }
             case .phone(let text):
-                let digits = Self.phoneDigits(text, regions: plan.regions)
-                if let windows = Self.phoneWindows(digits) {
-                    // Schema/0004: these windows find every number holding
-                    // the digits, and a few more, which instr() turns away.
-                    add("""
-                        contact.pk IN (SELECT phone.contactPk FROM phoneWindow
-                            JOIN phone ON phone.contactPk = \(PhoneKey.contactPk(of: "phoneWindow.phoneKey"))
-                                AND phone.position = \(PhoneKey.position(of: "phoneWindow.phoneKey"))
-                            WHERE phoneWindow.window IN (?, ?, ?, ?) AND instr(phone.normalized, ?) > 0)
-                        """, windows + [digits])
-                } else {
-                    // A quoted FTS5 string of digits matches exactly the
-                    // numbers that contain it (the trigram index finds them).
-                    add("contact.pk IN (SELECT \(PhoneKey.contactPk(of: "rowid")) FROM phoneDigits WHERE phoneDigits MATCH ?)",
-                        ["\"" + digits + "\""])
+                let (condition, values) = Self.phoneCondition(Self.phoneDigits(text, regions: plan.regions))
+                add(condition, values)
+            case .text(let text):
+                for word in Self.textWords(text) {
+                    let inText = plan.scannedTextWords.contains(word)
+                        // Each word follows a space in `searchWords`.
+                        ? ("instr(contact.searchWords, ?) > 0", " " + word)
+                        : ("contact.pk IN (SELECT rowid FROM contactSearch WHERE contactSearch MATCH ?)", Self.textMatch(word))
+                    if word.count >= 3, word.allSatisfy(\.isASCII), word.allSatisfy(\.isNumber) {
+                        let phones = Self.phoneCondition(Self.phoneDigits(word, regions: plan.regions))
+                        add("(\(inText.0) OR \(phones.sql))", [inText.1] + phones.values)
+                    } else {
+                        add(inText.0, [inText.1])
+                    }
                 }
             case .emailContains(let text):
                 add("contact.pk IN (SELECT contactPk FROM email WHERE instr(valueFolded, ?) > 0)",
@@ -144,6 +156,24 @@ extension ContactQuery {
             """, arguments)
     }
 
+    /// The contacts with a phone number holding `digits`.
+    static func phoneCondition(_ digits: String) -> (sql: String, values: [(any DatabaseValueConvertible)?]) {
+        if let windows = phoneWindows(digits) {
+            // Schema/0004: these windows find every number holding the
+            // digits, and a few more, which instr() turns away.
+            return ("""
+                contact.pk IN (SELECT phone.contactPk FROM phoneWindow
+                    JOIN phone ON phone.contactPk = \(PhoneKey.contactPk(of: "phoneWindow.phoneKey"))
+                        AND phone.position = \(PhoneKey.position(of: "phoneWindow.phoneKey"))
+                    WHERE phoneWindow.window IN (?, ?, ?, ?) AND instr(phone.normalized, ?) > 0)
+                """, windows + [digits])
+        }
+        // A quoted FTS5 string of digits matches exactly the numbers that
+        // contain it (the trigram index finds them).
+        return ("contact.pk IN (SELECT \(PhoneKey.contactPk(of: "rowid")) FROM phoneDigits WHERE phoneDigits MATCH ?)",
+                ["\"" + digits + "\""])
+    }
+
     /// The digits a phone filter looks for: the text normalized like a
     /// stored number, without its "+".
     static func phoneDigits(_ text: String, regions: PhoneRegions) -> String {
@@ -172,7 +202,7 @@ enum QueryPlanner {
     static func basePlan(_ query: ContactQuery, _ db: Database) throws -> QueryPlan {
         for case .group(let name) in query.filters { _ = try GroupWriter.existingPK(named: name, db) }
         var plan = QueryPlan()
-        if query.filters.contains(where: { if case .phone = $0 { true } else { false } }) {
+        if query.filters.contains(where: { switch $0 { case .phone, .text: true; default: false } }) {
             plan.regions = try Settings.phoneRegions(db)
         }
         return plan
@@ -188,7 +218,11 @@ enum QueryPlanner {
             guard case .namePrefix(let text) = filter else { return [] }
             return ContactQuery.namePrefixKeys(text)
         }
-        guard !prefixes.isEmpty else { return plan }
+        let words = query.filters.flatMap { filter -> [String] in
+            guard case .text(let text) = filter else { return [] }
+            return ContactQuery.textWords(text)
+        }
+        guard !prefixes.isEmpty || !words.isEmpty else { return plan }
         // Scanning the order reads about (page × contacts / matches) entries,
         // sorting reads `matches` rows: they cross at √(page × contacts × c),
         // with c an entry's cost against a row's: about 1/16 in the default
@@ -204,6 +238,15 @@ enum QueryPlanner {
                 SELECT count(*) FROM (SELECT 1 FROM nameWord WHERE word >= ? AND word < ? LIMIT ?)
                 """), arguments: [key, key + [0xFF], threshold + 1]) ?? 0
             if matches > threshold { plan.scannedNamePrefixes.insert(key) }
+        }
+        // The same crossing for a text word, whose row (unlike a name's
+        // words) is not in the order's index: every scanned entry costs a row.
+        let textThreshold = Int(min((page * Double(max(contacts, 1))).squareRoot(), Double(contacts)))
+        for word in words {
+            let matches = try Int.fetchOne(db.cachedStatement(sql: """
+                SELECT count(*) FROM (SELECT 1 FROM contactSearch WHERE contactSearch MATCH ? LIMIT ?)
+                """), arguments: [ContactQuery.textMatch(word), textThreshold + 1]) ?? 0
+            if matches > textThreshold { plan.scannedTextWords.insert(word) }
         }
         return plan
     }

@@ -13,6 +13,10 @@ struct QueryOptions: ParsableArguments {
     var name: String?
     @Option(help: "A phone number, or at least 3 of its digits, written any way.")
     var phone: String?
+    @Option(help: ArgumentHelp(
+        "Words that must each begin a word of anything the contact holds: names, nickname, company, title, emails, addresses, note, URLs, handles, relations (case and accents ignored; 3 or more digits also match phone numbers).",
+        valueName: "words"))
+    var text: String?
     @Option(help: "Text the email address contains.") var email: String?
     @Option(help: "Text the company contains.") var company: String?
     @Option(help: "Text the city of an address contains.") var city: String?
@@ -32,6 +36,9 @@ struct QueryOptions: ParsableArguments {
         if let phone, phone.filter(\.isNumber).count < 3 {
             throw ValidationError("Please give --phone at least 3 digits (got \"\(phone)\").")
         }
+        if let text, !text.contains(where: { $0.isLetter || $0.isNumber }) {
+            throw ValidationError("Please give --text at least one word of letters or digits (got \"\(text)\").")
+        }
         if (limit ?? 0) < 0 || offset < 0 {
             throw ValidationError("Please give --limit and --offset as zero or more.")
         }
@@ -47,7 +54,7 @@ struct QueryOptions: ParsableArguments {
             query = query.filter(.has(attributes))
         }
         let textFilters: [(String?, (String) -> ContactFilter)] = [
-            (name, ContactFilter.namePrefix), (phone, ContactFilter.phone),
+            (name, ContactFilter.namePrefix), (phone, ContactFilter.phone), (text, ContactFilter.text),
             (email, ContactFilter.emailContains), (company, ContactFilter.companyContains),
             (city, ContactFilter.cityContains), (country, ContactFilter.countryContains),
             (section, ContactFilter.section),
