@@ -23,6 +23,15 @@ public enum BenchmarkSQL {
         "SELECT sum(count) FROM attributeCount WHERE attributes & \(fourAttributes) = \(fourAttributes)"
     /// Binds a space and the folded prefix.
     public static let namePrefix = "SELECT \(contactColumns) FROM contact WHERE instr(nameWords, ?) > 0 \(defaultOrder)"
+    /// A common word: the order read until the page is full. Binds a space
+    /// and the folded word.
+    public static let commonText = "SELECT \(contactColumns) FROM contact WHERE instr(searchWords, ?) > 0 \(defaultOrder)"
+    /// A rare word: its few contacts found by the search index, then
+    /// sorted. Binds an FTS5 prefix query (`"word"*`).
+    public static let rareText = """
+        SELECT \(contactColumns) FROM contact
+        WHERE pk IN (SELECT rowid FROM contactSearch WHERE contactSearch MATCH ?) \(defaultOrder)
+        """
     /// Binds a quoted FTS5 string of digits.
     public static let phoneDigits = """
         SELECT \(contactColumns) FROM contact

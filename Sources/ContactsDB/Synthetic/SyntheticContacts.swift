@@ -6,11 +6,14 @@ import Foundation
 /// on average 1.5 phones (Russian, Korean and US formats), 1.2 emails,
 /// 0.5 addresses and 0.8 messengers a contact; about 10% without a first
 /// name, 10% without a last name and 5% company only; 5% favorites and a
-/// quarter in one or two groups.
+/// quarter in one or two groups; a job title on 30%, a birthday on 40%
+/// (a tenth of them without a year) and a note on 20%, whose words are
+/// common ("call" is in a third of them) but for one reference number
+/// (`ref12345`), shared by a handful of contacts.
 ///
-/// The same `count` and `seed` always give the same contacts; photos, when
-/// asked for, come from a random stream of their own, so that the contacts
-/// are otherwise the same with or without them.
+/// The same `count` and `seed` always give the same contacts; photos and
+/// the whole card's fields come from random streams of their own, so that
+/// the other fields are those of earlier builds.
 public struct SyntheticContacts: Sequence, Sendable {
     public let count: Int
     public let seed: UInt64
@@ -40,7 +43,7 @@ public struct SyntheticContacts: Sequence, Sendable {
     public func makeIterator() -> Iterator {
         let photo = photos.flatMap { _ in try? PhotoImage.sample(width: 640, height: 480, format: CVIPS_JPEG) }
         return Iterator(remaining: count, random: SplitMix64(seed: seed), photos: photos, photo: photo,
-                        photoRandom: SplitMix64(seed: ~seed))
+                        photoRandom: SplitMix64(seed: ~seed), detailRandom: SplitMix64(seed: seed ^ 0x5DEE_CE66_D1B5_4A32))
     }
 
     public struct Iterator: IteratorProtocol {
@@ -51,12 +54,14 @@ public struct SyntheticContacts: Sequence, Sendable {
         /// The JPEG every photo is made from.
         let photo: Data?
         var photoRandom: SplitMix64
+        var detailRandom: SplitMix64
 
         public mutating func next() -> ContactDraft? {
             guard remaining > 0 else { return nil }
             remaining -= 1
             index += 1
             var draft = makeContact(number: index)
+            addDetails(to: &draft)
             if let photos, let photo, photoRandom.below(100) < photos.percent {
                 draft.photo = ContactPhoto(mediaType: "image/jpeg", data: Self.padded(photo, number: index, to: photos.bytes))
             }
@@ -113,6 +118,27 @@ public struct SyntheticContacts: Sequence, Sendable {
                 return Messenger(service: service.rawValue, handle: "@\(local)")
             }
             return draft
+        }
+
+        private mutating func addDetails(to draft: inout ContactDraft) {
+            if detailRandom.below(100) < 30 { draft.jobTitle = Names.titles[detailRandom.below(Names.titles.count)] }
+            if detailRandom.below(100) < 40 {
+                let month = 1 + detailRandom.below(12), day = 1 + detailRandom.below(28)
+                let year = detailRandom.below(10) == 0 ? "-" : String(1940 + detailRandom.below(68))
+                draft.birthday = year + "-" + (month < 10 ? "0" : "") + String(month) + "-" + (day < 10 ? "0" : "") + String(day)
+            }
+            if detailRandom.below(100) < 20 {
+                var words: [String] = []
+                for _ in 0..<(3 + detailRandom.below(10)) {
+                    // Squaring skews the picks toward the list's head, as
+                    // word frequencies are.
+                    let u = Double(detailRandom.below(1_000_000)) / 1_000_000
+                    words.append(Names.noteWords[Int(u * u * Double(Names.noteWords.count))])
+                }
+                if detailRandom.below(3) == 0 { words.insert("call", at: 0) }
+                words.append("ref" + String(detailRandom.below(50_000)))
+                draft.note = words.joined(separator: " ")
+            }
         }
 
         private mutating func makePhone() -> Phone {
@@ -175,6 +201,14 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
 }
 
 private enum Names {
+    static let titles = ["Engineer", "Manager", "Sales Director", "Accountant", "Designer", "Teacher", "Nurse",
+                         "Software Developer", "Product Owner", "Consultant", "Врач", "Инженер", "Бухгалтер",
+                         "교사", "개발자", "Architect", "Chef", "Lawyer", "Student", "Photographer"]
+    static let noteWords = ["the", "and", "met", "at", "lunch", "with", "friend", "of", "work", "project", "school",
+                            "party", "neighbour", "gym", "trip", "conference", "birthday", "gift", "book", "coffee",
+                            "встреча", "работа", "дача", "друг", "회의", "친구", "plumber", "dentist", "landlord",
+                            "tennis", "chess", "sauna", "choir", "orchard", "violin", "kayak", "pottery", "zither"]
+
     static let latin = (
         first: ["Anna", "Andrew", "André", "Ángel", "Benjamin", "Chloé", "Daniel", "Élodie", "Emma", "François",
                 "Hannah", "Isabel", "Jürgen", "Lars", "Léa", "Liam", "Lucía", "Marta", "Mia", "Noah", "Olivia",

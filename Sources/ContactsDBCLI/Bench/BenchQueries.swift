@@ -35,6 +35,10 @@ enum BenchQueries {
         return PhoneProbes()
     }
 
+    /// Words of the synthetic notes: one in a third of them, and one
+    /// reference number that a handful of contacts share.
+    static let commonWord = "call", rareWord = "ref12345"
+
     static func make(store: ContactStore, raw: RawSQLite, phone: PhoneProbes) throws -> [BenchQuery] {
         let page = ContactQuery().page(limit: 50)
         let q2 = ContactQuery().filter(.has([.phone, .email])).sorted(by: .lastName).page(limit: 50)
@@ -43,6 +47,8 @@ enum BenchQueries {
         let q5 = ContactQuery().filter(.namePrefix("an")).page(limit: 50)
         let q6 = ContactQuery().filter(.phone(phone.otherFormat)).page(limit: 50)
         let q7 = ContactQuery().filter(.phone(phone.middleDigits)).page(limit: 50)
+        let q11 = ContactQuery().filter(.text(commonWord)).page(limit: 50)
+        let q12 = ContactQuery().filter(.text(rareWord)).page(limit: 50)
 
         let contacts = { (query: ContactQuery, children: Bool) in
             { try store.contacts(matching: query, includingChildren: children).count }
@@ -70,6 +76,10 @@ enum BenchQueries {
             BenchQuery(name: "Q10", title: "Q1's page with thumbnails",
                        engine: { try store.contactsWithThumbnails(matching: page, includingChildren: false).count },
                        raw: sql.pageWithThumbnails),
+            BenchQuery(name: "Q11", title: "text \"\(commonWord)\" (a common word), 50",
+                       engine: contacts(q11, false), raw: { sql.commonText(commonWord) }),
+            BenchQuery(name: "Q12", title: "text \"\(rareWord)\" (a rare word), 50",
+                       engine: contacts(q12, false), raw: { sql.rareText(rareWord) }),
         ]
     }
 }
@@ -80,7 +90,7 @@ struct RawQueries {
     private let pageStatement, phoneAndEmailStatement, fourAttributesStatement, countStatement: RawSQLite.Statement
     private let nameStatement, phoneStatement, wholePhoneStatement, sectionsStatement: RawSQLite.Statement
     private let childStatements: [RawSQLite.Statement]
-    private let thumbnailStatement: RawSQLite.Statement
+    private let thumbnailStatement, commonTextStatement, rareTextStatement: RawSQLite.Statement
 
     init(raw: RawSQLite) throws {
         self.raw = raw
@@ -94,6 +104,8 @@ struct RawQueries {
         sectionsStatement = try raw.prepare(BenchmarkSQL.sections)
         childStatements = try BenchmarkSQL.children.map(raw.prepare)
         thumbnailStatement = try raw.prepare(BenchmarkSQL.thumbnails)
+        commonTextStatement = try raw.prepare(BenchmarkSQL.commonText)
+        rareTextStatement = try raw.prepare(BenchmarkSQL.rareText)
     }
 
     /// Reads a contact row's columns as an app would.
@@ -120,6 +132,9 @@ struct RawQueries {
     func namePrefix(_ prefix: String) -> Int {
         readContacts(nameStatement, [" " + prefix.lowercased()]).count
     }
+
+    func commonText(_ word: String) -> Int { readContacts(commonTextStatement, [" " + word]).count }
+    func rareText(_ word: String) -> Int { readContacts(rareTextStatement, ["\"" + word + "\"*"]).count }
 
     func phone(digits: String) -> Int {
         readContacts(phoneStatement, ["\"" + digits + "\""]).count
