@@ -117,18 +117,23 @@ import Testing
         #expect(try cli.run(db: timed, ["import", file]).exitCode == 0)
         let duration = Date().timeIntervalSince(started)
         let start = try token(db)
-        var killed = 0
+        var killed = 0, finished = false
         for fraction in [0.4, 0.6, 0.8] {
-            if try ReliabilityTests.run(["--db", db, "import", file], killedAfter: Int(duration * fraction * 1_000_000)) {
-                break
-            }
+            finished = try ReliabilityTests.run(["--db", db, "import", file], killedAfter: Int(duration * fraction * 1_000_000))
+            if finished { break }
             killed += 1
             #expect(try cli.count(db) == 10)
             let after = try token(db, since: start.token)
             #expect(after.changes.isEmpty, "killed at \(fraction): \(after.changes.count) changes")
         }
         #expect(killed >= 1, "every import finished before the kill: nothing was tested")
-        #expect(try cli.run(db: db, ["import", file]).exitCode == 0)
+        // A machine faster than the timed run may finish an import the kill
+        // was meant for: then its contacts are in, and importing again would
+        // only collide with their ids.
+        if !finished {
+            let imported = try cli.run(db: db, ["import", file])
+            #expect(imported.exitCode == 0, "\(imported.stderr)")
+        }
         #expect(try token(db, since: start.token).changes.count == 8000)
     }
 
