@@ -276,6 +276,7 @@ struct ReferenceModel {
                 case "email": return !draft.emails.isEmpty
                 case "address": return !draft.addresses.isEmpty
                 case "photo": return draft.photo != nil
+                case "birthday": return draft.birthday != nil
                 default: return draft.messengers.contains { $0.service == name }
                 }
             }

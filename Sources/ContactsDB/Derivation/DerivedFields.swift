@@ -32,7 +32,7 @@ struct DerivedFields: Sendable {
 
     /// The version of the rules below: stored with the keys, which are
     /// recomputed on open when it differs.
-    static let version = Collation.version + "; phones by libphonenumber; search words"
+    static let version = Collation.version + "; phones by libphonenumber; search words; birthday attribute"
 
     /// - parameter thumbnailing: false leaves `photo` nil, for rewrites
     ///   that keep the stored photo and thumbnail as they are.
@@ -154,6 +154,8 @@ public struct ContactAttributes: OptionSet, Hashable, Sendable {
     static let cardLists = ContactAttributes(rawValue: 1 << 8)
     /// Has a photo, kept in its own table (Schema/0008).
     public static let photo = ContactAttributes(rawValue: 1 << 9)
+    /// Has a birthday (Schema/0010).
+    public static let birthday = ContactAttributes(rawValue: 1 << 10)
 
     /// Any messenger service.
     public static let messengers: ContactAttributes = [.telegram, .whatsapp, .viber, .signal, .threema]
@@ -163,6 +165,7 @@ public struct ContactAttributes: OptionSet, Hashable, Sendable {
         ("phone", .phone), ("email", .email), ("address", .address),
         ("telegram", .telegram), ("whatsapp", .whatsapp), ("viber", .viber),
         ("signal", .signal), ("threema", .threema), ("photo", .photo),
+        ("birthday", .birthday),
     ]
 
     init(_ draft: ContactDraft) {
@@ -177,6 +180,7 @@ public struct ContactAttributes: OptionSet, Hashable, Sendable {
         }
         if draft.details.hasLists { attributes.insert(.cardLists) }
         if draft.photo != nil { attributes.insert(.photo) }
+        if draft.birthday != nil { attributes.insert(.birthday) }
         self = attributes
     }
 }

@@ -69,12 +69,13 @@ enum HealthChecks {
     /// (queries skip the child tables its bits rule out).
     private static let attributesMatchSQL: String = {
         let held = ContactAttributes.named.map { name, attribute in
-            let rows = switch name {
-            case "phone", "email", "address": "SELECT 1 FROM \(name) WHERE contactPk = contact.pk"
-            case "photo": "SELECT 1 FROM contactPhoto WHERE contactPk = contact.pk"
-            default: "SELECT 1 FROM messenger WHERE contactPk = contact.pk AND service = '\(name)'"
+            let held = switch name {
+            case "phone", "email", "address": "EXISTS (SELECT 1 FROM \(name) WHERE contactPk = contact.pk)"
+            case "photo": "EXISTS (SELECT 1 FROM contactPhoto WHERE contactPk = contact.pk)"
+            case "birthday": "(birthday IS NOT NULL)"
+            default: "EXISTS (SELECT 1 FROM messenger WHERE contactPk = contact.pk AND service = '\(name)')"
             }
-            return "EXISTS (\(rows)) * \(attribute.rawValue)"
+            return "\(held) * \(attribute.rawValue)"
         }
         let lists = ["contactDate", "url", "relation", "socialProfile", "extraProperty"]
             .map { "EXISTS (SELECT 1 FROM \($0) WHERE contactPk = contact.pk)" }.joined(separator: " OR ")

@@ -4,7 +4,7 @@ import ContactsDB
 /// The filters, sort and page of a query, shared by `query` and `watch`.
 struct QueryOptions: ParsableArguments {
     enum Attribute: String, ExpressibleByArgument, CaseIterable {
-        case phone, email, address, telegram, whatsapp, viber, signal, threema, photo
+        case phone, email, address, telegram, whatsapp, viber, signal, threema, photo, birthday
     }
 
     @Option(help: "Only contacts that have this; repeat to require several.")
