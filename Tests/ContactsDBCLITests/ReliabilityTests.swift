@@ -267,6 +267,9 @@ import Testing
             ("0007_changes", { db in try db.tableExists("changeClock") }),
             ("0008_photos", { db in try db.tableExists("contactPhoto") }),
             ("0009_search", { db in try db.tableExists("contactSearch") }),
+            ("0010_upcoming_dates", { db in
+                try Bool.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE name = 'contactDate_on_day'") ?? false
+            }),
         ]
         var random = SplitMix64(seed: 13)
         var stops = Array(repeating: 0, count: upgrades.count + 1), killedAfterBackup = 0

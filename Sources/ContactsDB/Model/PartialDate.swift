@@ -47,11 +47,51 @@ public struct PartialDate: Hashable, Sendable {
         return String(repeating: "0", count: max(0, 4 - String(year).count)) + String(year) + "-" + monthDay
     }
 
+    /// The day this date falls on in `year`: itself, or 28 February for
+    /// 29 February in a year without one.
+    public func falling(inYear year: Int) -> PartialDate {
+        PartialDate(year: year, month: month, day: min(day, Self.days(inMonth: month, year: year)))
+    }
+
+    /// The date `days` days after this one, which has a year (proleptic
+    /// Gregorian; Foundation's calendar turns Julian before 1582).
+    public func adding(days: Int) -> PartialDate {
+        Self(dayNumber: dayNumber + days)
+    }
+
+    /// Days since 1970-01-01, by Howard Hinnant's `days_from_civil`; a date
+    /// without a year counts as one of year 0.
+    public var dayNumber: Int {
+        let shifted = (year ?? 0) - (month <= 2 ? 1 : 0)
+        let era = (shifted >= 0 ? shifted : shifted - 399) / 400
+        let yearOfEra = shifted - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// The date `dayNumber` days after 1970-01-01 (`civil_from_days`).
+    public init(dayNumber: Int) {
+        let shifted = dayNumber + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+    }
+
+    static func isLeap(_ year: Int) -> Bool {
+        year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+    }
+
     static func days(inMonth month: Int, year: Int?) -> Int {
         switch month {
         case 2:
             guard let year else { return 29 }
-            return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+            return isLeap(year) ? 29 : 28
         case 4, 6, 9, 11: return 30
         default: return 31
         }
