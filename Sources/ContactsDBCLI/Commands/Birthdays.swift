@@ -1,0 +1,68 @@
+import ArgumentParser
+import ContactsDB
+import Foundation
+
+extension ContactsDBCommand {
+    struct Birthdays: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "birthdays",
+            abstract: "List the birthdays and anniversaries of the coming days, in date order, with the age reached.",
+            discussion: """
+                Lists the --from day and the --within days after it. Every date of a contact's `dates` \
+                counts as an anniversary, whatever its label. A date without a year has no age; 29 February \
+                falls on 28 February in other years. Examples:
+                  contactsdb birthdays
+                  contactsdb birthdays --from 2027-12-20 --within 14 --format json
+                """)
+
+        /// A span longer than this would list some dates twice.
+        static let longestSpan = 366
+
+        @OptionGroup var database: DatabaseOptions
+        @Option(help: ArgumentHelp("How many days after the first to list, 0 to \(longestSpan).", valueName: "days"))
+        var within: Int = 30
+        @Option(help: ArgumentHelp("The first day, YYYY-MM-DD (default: today).", valueName: "date"))
+        var from: String?
+        @OptionGroup var output: OutputOptions
+
+        func validate() throws {
+            guard (0...Self.longestSpan).contains(within) else {
+                throw ValidationError("Please give --within as 0 to \(Self.longestSpan) days (got \(within)).")
+            }
+            _ = try start()
+        }
+
+        func run() throws {
+            let dates = try database.openStore().upcomingDates(from: try start(), within: within)
+            switch output.format {
+            case .table:
+                guard !dates.isEmpty else { print("No birthdays or anniversaries in these days."); return }
+                let rows = dates.map { [$0.date.text, $0.age.map(String.init) ?? "", $0.kind.rawValue, $0.label, $0.displayName, $0.id] }
+                print(ContactPrinter.alignedColumns([["DATE", "AGE", "KIND", "LABEL", "NAME", "ID"]] + rows), terminator: "")
+            case .json:
+                try JSONOutput.printArray(dates)
+            case .ndjson:
+                try JSONOutput.printLines(dates)
+            case .csv:
+                print("id,displayName,kind,label,date,age\r")
+                for date in dates {
+                    let fields = [date.id, date.displayName, date.kind.rawValue, date.label, date.date.text, date.age.map(String.init) ?? ""]
+                    print(fields.map(ContactPrinter.csvField).joined(separator: ",") + "\r")
+                }
+            }
+        }
+
+        /// The first day: `--from`, or today where this process runs.
+        private func start() throws -> PartialDate {
+            guard let from else {
+                let today = Calendar.current.dateComponents([.year, .month, .day], from: Date())
+                return PartialDate(year: today.year!, month: today.month!, day: today.day!)
+            }
+            guard let date = PartialDate(from.trimmingCharacters(in: .whitespaces)), date.year != nil,
+                  date.adding(days: within).year! <= 9999 else {
+                throw ValidationError("Please give --from as a day from 0001-01-01 to 9999-12-31, written YYYY-MM-DD (got \"\(from)\").")
+            }
+            return date
+        }
+    }
+}
