@@ -242,22 +242,39 @@ enum QueryPlanner {
         // The same crossing for a text word, whose row (unlike a name's
         // words) is not in the order's index: every scanned entry costs a row.
         let textThreshold = Int(min((page * Double(max(contacts, 1))).squareRoot(), Double(contacts)))
-        // The word itself is counted first: FTS5 reads a word's contacts as
-        // they come, but gathers every posting of a prefix query before the
-        // first, which for a common word (`call`: 67,000 of a million) costs
-        // more than the page. Only a word rare alone needs the prefix count.
-        for word in words {
-            for prefix in [false, true] {
-                let matches = try Int.fetchOne(db.cachedStatement(sql: """
-                    SELECT count(*) FROM (SELECT 1 FROM contactSearch WHERE contactSearch MATCH ? LIMIT ?)
-                    """), arguments: [ContactQuery.textMatch(word, prefix: prefix), textThreshold + 1]) ?? 0
-                if matches > textThreshold {
-                    plan.scannedTextWords.insert(word)
-                    break
-                }
-            }
+        for word in words where try isCommon(word, moreThan: textThreshold, db) {
+            plan.scannedTextWords.insert(word)
         }
         return plan
+    }
+
+    /// Whether more than `threshold` contacts hold a word that `word`
+    /// begins. FTS5 reads one word's contacts as they come, but gathers
+    /// every posting of a prefix query before the first: for a common word
+    /// (`call`, in 67,000 of a million contacts) that costs more than the
+    /// page, and for a letter (`a`) some 50 ms. So the word alone is
+    /// counted first; then a word of one or two characters, which begins a
+    /// great many words, sums the index's counts word by word and stops
+    /// past the threshold (a contact holding two such words counts twice:
+    /// an overestimate, which only errs towards reading the order); a
+    /// longer word, which begins few, counts its prefix query.
+    private static func isCommon(_ word: String, moreThan threshold: Int, _ db: Database) throws -> Bool {
+        func matches(prefix: Bool) throws -> Int {
+            try Int.fetchOne(db.cachedStatement(sql: """
+                SELECT count(*) FROM (SELECT 1 FROM contactSearch WHERE contactSearch MATCH ? LIMIT ?)
+                """), arguments: [ContactQuery.textMatch(word, prefix: prefix), threshold + 1]) ?? 0
+        }
+        if try matches(prefix: false) > threshold { return true }
+        guard word.count <= 2 else { return try matches(prefix: true) > threshold }
+        try db.execute(sql: "CREATE VIRTUAL TABLE IF NOT EXISTS temp.contactSearchTerms USING fts5vocab(main, contactSearch, row)")
+        let terms = try Row.fetchCursor(db.cachedStatement(sql: "SELECT term, doc FROM temp.contactSearchTerms WHERE term >= ?"),
+                                        arguments: [word])
+        var total = 0
+        while let row = try terms.next(), (row[0] as String).hasPrefix(word) {
+            total += row[1] as Int
+            if total > threshold { return true }
+        }
+        return false
     }
 
     /// SQLite's plan for a statement, one line per step, indented by depth.
