@@ -101,7 +101,7 @@ struct DerivedFields: Sendable {
         texts += details.socialProfiles.flatMap { [$0.handle, $0.url] }
         texts += details.relations.map(\.name)
         var seen: Set<String> = [], result = ""
-        for word in texts.compactMap({ $0 }).flatMap({ Text.searchWords(Collation.fold($0)) }) where seen.insert(word).inserted {
+        for word in texts.compactMap({ $0 }).flatMap(Text.searchWords) where seen.insert(word).inserted {
             result += " " + word
         }
         return result

@@ -45,13 +45,14 @@ enum Text {
         text.split(whereSeparator: { $0.isWhitespace || $0 == "-" || $0 == "‐" })
     }
 
-    /// The words of any text as SQLite's FTS5 `unicode61` tokenizer cuts
-    /// them: runs of letters, digits and private-use characters; every
-    /// other character (space, punctuation, symbol, mark) separates.
-    /// `anna@posteo.de` holds `anna`, `posteo` and `de`.
+    /// The folded words of any text, cut as SQLite's FTS5 `unicode61`
+    /// tokenizer cuts them: runs of letters, digits and private-use
+    /// characters; every other character (space, punctuation, symbol, mark)
+    /// separates. `Anna@posteo.de` holds `anna`, `posteo` and `de`. Both a
+    /// contact's stored words and a `--text` filter's come from here.
     static func searchWords(_ text: String) -> [String] {
         var words: [String] = [], word = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars {
+        for scalar in Collation.fold(text).unicodeScalars {
             switch scalar.properties.generalCategory {
             case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
                  .decimalNumber, .letterNumber, .otherNumber, .privateUse:

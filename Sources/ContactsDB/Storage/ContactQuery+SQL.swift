@@ -19,13 +19,9 @@ extension ContactQuery {
         Text.words(Collation.fold(text)).map { Data($0.utf8) }
     }
 
-    /// The folded words of a text filter, cut as `contact.searchWords` is.
-    static func textWords(_ text: String) -> [String] {
-        Text.searchWords(Collation.fold(text))
-    }
-
-    /// An FTS5 query for the words that start with `word`: a word holds
-    /// letters and digits only, so it needs no escaping inside the quotes.
+    /// An FTS5 query for the words that start with `word`, or for `word`
+    /// alone: a word holds letters and digits only, so it needs no escaping
+    /// inside the quotes.
     static func textMatch(_ word: String, prefix: Bool = true) -> String {
         "\"" + word + (prefix ? "\"*" : "\"")
     }
@@ -59,7 +55,7 @@ extension ContactQuery {
                 let (condition, values) = Self.phoneCondition(Self.phoneDigits(text, regions: plan.regions))
                 add(condition, values)
             case .text(let text):
-                for word in Self.textWords(text) {
+                for word in Text.searchWords(text) {
                     let inText = plan.scannedTextWords.contains(word)
                         // Each word follows a space in `searchWords`.
                         ? ("instr(contact.searchWords, ?) > 0", " " + word)
@@ -220,7 +216,7 @@ enum QueryPlanner {
         }
         let words = query.filters.flatMap { filter -> [String] in
             guard case .text(let text) = filter else { return [] }
-            return ContactQuery.textWords(text)
+            return Text.searchWords(text)
         }
         guard !prefixes.isEmpty || !words.isEmpty else { return plan }
         // Scanning the order reads about (page × contacts / matches) entries,
