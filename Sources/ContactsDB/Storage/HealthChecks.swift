@@ -19,13 +19,13 @@ enum HealthChecks {
     }
 
     static func holds(_ condition: Condition, _ db: Database) throws -> Bool {
-        if condition == .searchIndexMatches { return try searchIndexMatches(db) }
-        let sql = switch condition {
-        case .countsMatch: countsMatchSQL
-        case .phoneWindowsMatch: phoneWindowsMatchSQL
-        case .nameWordsMatch: nameWordsMatchSQL
-        case .attributesMatch: attributesMatchSQL
-        case .searchIndexMatches: ""
+        let sql: String
+        switch condition {
+        case .countsMatch: sql = countsMatchSQL
+        case .phoneWindowsMatch: sql = phoneWindowsMatchSQL
+        case .nameWordsMatch: sql = nameWordsMatchSQL
+        case .attributesMatch: sql = attributesMatchSQL
+        case .searchIndexMatches: return try searchIndexMatches(db)
         }
         return try Bool.fetchOne(db, sql: sql) ?? false
     }
