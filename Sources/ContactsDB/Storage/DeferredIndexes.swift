@@ -2,7 +2,7 @@ import GRDB
 
 /// Lets a large import write its rows first and build what is derived from
 /// them afterwards: the secondary indexes of `contact` and `nameWord`, the
-/// phone and text search and the kept counts. One sort per index is far cheaper than
+/// phone search and the kept counts. One sort per index is far cheaper than
 /// keeping eight indexes in step row by row, whose random inserts outgrow
 /// the page cache; and the insert triggers cost more than the rows they
 /// follow (FTS5 writes a segment for each statement a trigger runs in).
@@ -19,9 +19,7 @@ struct DeferredIndexes {
 
     /// Each insert trigger deferred, and the statement that writes, at the
     /// end, what it would have written for the contacts after `?`: from
-    /// the view the trigger itself reads (Schema/0004, 0005), or the column
-    /// the search index is kept from (Schema/0009). Only insert triggers:
-    /// a row written after the drop is never updated by the same import.
+    /// the view the trigger itself reads (Schema/0004, 0005).
     private static let triggers = [
         "contact_counts_insert": "",  // the counts are rebuilt whole
         "phone_digits_insert": """
@@ -30,9 +28,6 @@ struct DeferredIndexes {
         "phone_window_insert": """
             INSERT OR IGNORE INTO phoneWindow (window, phoneKey)
                 SELECT window, phoneKey FROM phoneWindowOf WHERE contactPk > ? ORDER BY window, phoneKey
-            """,
-        "contact_search_insert": """
-            INSERT INTO contactSearch (rowid, searchWords) SELECT pk, searchWords FROM contact WHERE pk > ?
             """,
     ]
     private let threshold: Int
