@@ -40,6 +40,7 @@ import Testing
         queries += digits.map { ContactQuery().filter(.phone(String($0.suffix(7)))) }
         queries += digits.map { ContactQuery().filter(.phone(String($0.dropFirst(4).prefix(4)))) }
         queries += [ContactQuery().filter(.phone("123")), ContactQuery().filter(.has([.phone, .telegram]))]
+        queries += [ContactQuery().filter(.text("call")), ContactQuery().filter(.text("example"))]
         for query in queries {
             let ids = try deferred.ids(matching: query)
             #expect(!ids.isEmpty)
