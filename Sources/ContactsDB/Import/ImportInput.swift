@@ -48,4 +48,30 @@ public struct ImportReport: Sendable {
     public var extraProperties: [String: Int] = [:]
     /// What was kept that typed input would refuse.
     public var unusual = UnusualValues()
+    /// Where the import's time went.
+    public var phases = ImportPhases()
+}
+
+/// Where an import's time went, in seconds. The reading and the writing
+/// thread overlap, so the phases add up to more than the import took:
+/// `parse` and `validateAndDerive` run on the reading side while `write`
+/// runs on the writing one, and the import is as slow as the busier side
+/// plus the steps after the last row (`indexBuild`, `searchIndex`,
+/// `commit`).
+public struct ImportPhases: Sendable, Codable, Equatable {
+    /// Reading the input into drafts (JSON or vCard syntax and fields).
+    public var parse = 0.0
+    /// Checking the drafts and computing their derived fields (sort keys,
+    /// folded words, phone forms, thumbnails), on two threads.
+    public var validateAndDerive = 0.0
+    /// Inserting the rows, with what the triggers kept in step add.
+    public var write = 0.0
+    /// Rebuilding the secondary indexes a large import deferred.
+    public var indexBuild = 0.0
+    /// Catching the deferred full-text indexes up (the phone digits').
+    public var searchIndex = 0.0
+    /// Committing the transaction, its checkpoint included.
+    public var commit = 0.0
+
+    public init() {}
 }

@@ -44,11 +44,11 @@ struct ImportPipeline {
         let writer = try ContactWriter(db)
         var indexes = try DeferredIndexes(db, minimumContacts: deferringIndexesAfter)
         var report = ImportReport()
-        let vCards = VCardCounts()
+        let readingSide = ReadingSide()
         let buffer = Buffer()
         let (inputs, skippingInvalid, regions) = (inputs, skippingInvalid, writer.regions)
         let reader = Thread {
-            Self.read(inputs, skippingInvalid: skippingInvalid, regions: regions, into: buffer, counting: vCards)
+            Self.read(inputs, skippingInvalid: skippingInvalid, regions: regions, into: buffer, counting: readingSide)
         }
         reader.stackSize = 8 << 20
         reader.start()
@@ -56,7 +56,9 @@ struct ImportPipeline {
             buffer.cancel()
             buffer.waitUntilReaderStops()
         }
-        while let batch = try buffer.take() {
+        let writingStarted = PhaseClock.now()
+        var waitingForReader = 0.0
+        while let batch = try PhaseClock.adding(to: &waitingForReader, buffer.take) {
             for record in batch {
                 switch record {
                 case let .contact(path, bytesRead, draft, derived, unusual):
@@ -75,16 +77,21 @@ struct ImportPipeline {
                 }
             }
         }
-        try indexes.finish(db)
+        report.phases.write = PhaseClock.now() - writingStarted - waitingForReader
+        (report.phases.indexBuild, report.phases.searchIndex) = try indexes.finish(db)
         progress?(total, total)
         buffer.waitUntilReaderStops()
-        report.extraProperties = vCards.reader.extraProperties
+        report.extraProperties = readingSide.vCards.extraProperties
+        report.phases.parse = readingSide.parse
+        report.phases.validateAndDerive = readingSide.validateAndDerive
         return report
     }
 
-    /// The vCard reader's counts, handed from the reading thread once it stops.
-    private final class VCardCounts: @unchecked Sendable {
-        var reader = VCardReader()
+    /// The vCard reader's counts and the reading side's times, handed from
+    /// the reading thread once it stops.
+    private final class ReadingSide: @unchecked Sendable {
+        var vCards = VCardReader()
+        var parse = 0.0, validateAndDerive = 0.0
     }
 
     /// A record as a reader yields it, before it is validated and derived.
@@ -92,8 +99,10 @@ struct ImportPipeline {
 
     private static func read(
         _ inputs: [ImportInput], skippingInvalid: Bool, regions: PhoneRegions, into buffer: Buffer,
-        counting vCards: VCardCounts
+        counting side: ReadingSide
     ) {
+        let started = PhaseClock.now()
+        var waitingForWriter = 0.0
         var records: [Record] = []
         records.reserveCapacity(batchSize)
         var photoBytes = 0
@@ -104,18 +113,22 @@ struct ImportPipeline {
         func flush() throws {
             var batch: [Prepared] = []
             batch.reserveCapacity(records.count)
-            let prepared = prepare(records, skippingInvalid: skippingInvalid, regions: regions)
+            let prepared = PhaseClock.adding(to: &side.validateAndDerive) {
+                prepare(records, skippingInvalid: skippingInvalid, regions: regions)
+            }
             records.removeAll(keepingCapacity: true)
             photoBytes = 0
             for result in prepared {
                 switch result {
                 case .success(let record): batch.append(record)
                 case .failure(let error):
-                    if !batch.isEmpty { _ = buffer.put(batch) }
+                    if !batch.isEmpty { _ = PhaseClock.adding(to: &waitingForWriter) { buffer.put(batch) } }
                     throw error
                 }
             }
-            guard batch.isEmpty || buffer.put(batch) else { throw CancellationError() }
+            guard batch.isEmpty || PhaseClock.adding(to: &waitingForWriter, { buffer.put(batch) }) else {
+                throw CancellationError()
+            }
         }
         func add(_ path: String, _ bytesRead: Int, _ result: Result<ContactDraft, ContactsDBError>) throws {
             if buffer.isWriterGone { throw CancellationError() }
@@ -125,7 +138,7 @@ struct ImportPipeline {
         }
         func readOne(_ input: ContactsInput) throws {
             if VCardReader.isVCard(input.bytes) {
-                try vCards.reader.forEachCard(in: input.bytes, source: input.source) { card, end in
+                try side.vCards.forEachCard(in: input.bytes, source: input.source) { card, end in
                     try add(card.path, offset + end, card.result)
                     input.release?(end)
                 }
@@ -151,6 +164,7 @@ struct ImportPipeline {
                 }
             }
             try flush()
+            side.parse = PhaseClock.now() - started - side.validateAndDerive - waitingForWriter
             buffer.finish(throwing: nil)
         } catch {
             // Records read before a reading error come before it.
@@ -251,5 +265,17 @@ struct ImportPipeline {
             defer { condition.unlock() }
             while !isFinished { condition.wait() }
         }
+    }
+}
+
+/// Seconds on a monotonic clock, for the import's phases.
+enum PhaseClock {
+    static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+
+    /// Runs `body` and adds the seconds it took to `total`.
+    static func adding<T>(to total: inout Double, _ body: () throws -> T) rethrows -> T {
+        let start = now()
+        defer { total += now() - start }
+        return try body()
     }
 }

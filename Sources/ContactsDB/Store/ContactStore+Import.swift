@@ -20,9 +20,13 @@ extension ContactStore {
     public func importContacts(
         from inputs: [ImportInput], skippingInvalid: Bool = false, progress: ImportProgress? = nil
     ) throws -> ImportReport {
-        try write { db in
-            try ImportPipeline(inputs: inputs, skippingInvalid: skippingInvalid, progress: progress).run(db)
+        var pipelineEnded = 0.0
+        var report = try write { db in
+            defer { pipelineEnded = PhaseClock.now() }
+            return try ImportPipeline(inputs: inputs, skippingInvalid: skippingInvalid, progress: progress).run(db)
         }
+        report.phases.commit = PhaseClock.now() - pipelineEnded
+        return report
     }
 
     /// Adds every contact of `data`, all or nothing; returns how many.

@@ -25,6 +25,7 @@ struct BenchReport {
     var contacts: Int
     var runs: Int
     var importSeconds: Double
+    var importPhases: ImportPhases
     var peakMemoryBytes: Int
     var results: [Result]
 
@@ -33,6 +34,10 @@ struct BenchReport {
             "contactsdb bench: \(contacts) contacts, \(runs) warm runs per query, SQLite \(RawSQLite.version)",
             String(format: "import: %.2f s, %.0f contacts/s, peak memory %.0f MB",
                    importSeconds, Double(contacts) / importSeconds, Double(peakMemoryBytes) / 1e6),
+            String(format: "import phases: parse %.2f s, validate/derive %.2f s (reading side); write %.2f s; "
+                   + "index build %.2f s, search index %.2f s, commit %.2f s",
+                   importPhases.parse, importPhases.validateAndDerive, importPhases.write, importPhases.indexBuild,
+                   importPhases.searchIndex, importPhases.commit),
             "",
         ]
         let header = ["query", "rows", "engine median", "engine p10–p90", "raw C median", "ratio"]
@@ -70,6 +75,8 @@ struct BenchReport {
         var runs: Int
         var sqlite: String
         var importSeconds: Double
+        /// Seconds of each phase; the reading and writing sides overlap.
+        var importPhases: ImportPhases
         var contactsPerSecond: Double
         var peakMemoryBytes: Int
         var queries: [Query]
@@ -80,6 +87,7 @@ struct BenchReport {
             runs = report.runs
             sqlite = RawSQLite.version
             importSeconds = rounded(report.importSeconds, places: 3)
+            importPhases = report.importPhases.rounded(places: 3)
             contactsPerSecond = rounded(Double(report.contacts) / report.importSeconds, places: 0)
             peakMemoryBytes = report.peakMemoryBytes
             queries = report.results.map { result in
@@ -104,4 +112,14 @@ struct BenchReport {
 private func rounded(_ value: Double, places: Int) -> Double {
     let scale = pow(10, Double(places))
     return (value * scale).rounded() / scale
+}
+
+private extension ImportPhases {
+    func rounded(places: Int) -> ImportPhases {
+        var phases = ImportPhases()
+        for field in [\ImportPhases.parse, \.validateAndDerive, \.write, \.indexBuild, \.searchIndex, \.commit] {
+            phases[keyPath: field] = ContactsDBCLI.rounded(self[keyPath: field], places: places)
+        }
+        return phases
+    }
 }

@@ -62,7 +62,7 @@ extension ContactsDBCommand {
             let store = try ContactStore.open(at: path, options: options)
 
             let start = Stopwatch.now()
-            let imported = try store.importContacts(fromFileAt: file)
+            let imported = try store.importContacts(from: [.file(path: file)])
             let importSeconds = Double(Stopwatch.now() - start) / 1e9
             if watchLatency {
                 let latency = try WatchLatency.measure(store: store, commits: commits)
@@ -70,8 +70,8 @@ extension ContactsDBCommand {
                 return
             }
             let report = BenchReport(
-                contacts: imported, runs: runs, importSeconds: importSeconds, peakMemoryBytes: Stopwatch.peakMemoryBytes(),
-                results: try measureQueries(store: store, path: path))
+                contacts: imported.imported, runs: runs, importSeconds: importSeconds, importPhases: imported.phases,
+                peakMemoryBytes: Stopwatch.peakMemoryBytes(), results: try measureQueries(store: store, path: path))
             print(format == .json ? try report.json() : report.table)
             if let keep { try store.backup(to: keep) }
         }

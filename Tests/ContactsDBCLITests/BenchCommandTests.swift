@@ -1,0 +1,20 @@
+import Foundation
+import Testing
+
+/// `bench --format json` is read by scripts that watch for regressions.
+@Suite struct BenchCommandTests {
+    @Test func jsonReportsTheImportPhasesAndEveryQuery() throws {
+        let result = try CLIRunner().run(["bench", "--contacts", "200", "--runs", "20", "--format", "json"])
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(report["contacts"] as? Int == 200)
+        let phases = try #require(report["importPhases"] as? [String: Double])
+        #expect(Set(phases.keys) == ["parse", "validateAndDerive", "write", "indexBuild", "searchIndex", "commit"])
+        #expect(phases.values.allSatisfy { $0 >= 0 })
+        #expect(phases["parse", default: 0] > 0 && phases["write", default: 0] > 0)
+        let importSeconds = try #require(report["importSeconds"] as? Double)
+        #expect(phases["write", default: 0] <= importSeconds)
+        let queries = try #require(report["queries"] as? [[String: Any]])
+        #expect(queries.map { $0["query"] as? String } == (1...12).map { "Q\($0)" })
+    }
+}
