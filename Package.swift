@@ -51,11 +51,13 @@ let package = Package(
         // every display form of phone numbers, behind a C face like ICU's.
         .target(name: "CPhoneNumber", linkerSettings: [.linkedLibrary("phonenumber")]),
         // libvips (Debian's libvips-dev): contact photos' types, sizes and
-        // thumbnails, behind a C face in plain C types. Its headers need
+        // thumbnails, behind a C face in plain C types. The shim opens
+        // libvips on the first photo rather than linking it, as its hundred
+        // libraries would slow every process's start. Its headers need
         // GLib's, whose paths only pkg-config knows: the system library
-        // target carries them (and the link flags) to the shim.
+        // target carries them to the shim (and links GLib alone).
         .target(name: "CVips", dependencies: ["CVipsSystem"]),
-        .systemLibrary(name: "CVipsSystem", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
+        .systemLibrary(name: "CVipsSystem", pkgConfig: "glib-2.0", providers: [.apt(["libvips-dev"])]),
         .executableTarget(
             name: "ContactsDBCLI",
             dependencies: [
