@@ -54,6 +54,25 @@ extern "C" int32_t cpn_e164(const char *text, const char *region, char *e164, in
     return util.IsValidNumber(parsed) ? 1 : 2;
 }
 
+extern "C" int32_t cpn_display(const char *e164, const char *regions, char *display, int32_t capacity) {
+    const PhoneNumberUtil &util = *PhoneNumberUtil::GetInstance();
+    PhoneNumber parsed;
+    if (util.Parse(e164, "ZZ", &parsed) != PhoneNumberUtil::NO_PARSING_ERROR) return 0;
+    std::string code;
+    util.GetRegionCodeForNumber(parsed, &code);
+    bool isDefault = false;
+    for (const char *start = regions; !isDefault && *start;) {
+        const char *end = std::strchr(start, ',');
+        size_t length = end ? static_cast<size_t>(end - start) : std::strlen(start);
+        isDefault = code.size() == length && code.compare(0, length, start, length) == 0;
+        start += end ? length + 1 : length;
+    }
+    std::string formatted;
+    util.Format(parsed, isDefault ? PhoneNumberUtil::NATIONAL : PhoneNumberUtil::INTERNATIONAL, &formatted);
+    copy(formatted, display, capacity > 0 ? static_cast<size_t>(capacity) : 0);
+    return 1;
+}
+
 extern "C" int32_t cpn_is_supported_region(const char *region) {
     std::set<std::string> regions;
     PhoneNumberUtil::GetInstance()->GetSupportedRegions(&regions);

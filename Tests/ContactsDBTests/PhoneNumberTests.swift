@@ -50,6 +50,29 @@ import Testing
         #expect(described == fixture.described, "\(context)")
     }
 
+    /// A stored phone keeps the form it shows in, derived on write and
+    /// again when the default regions change, so that a list shows it
+    /// without libphonenumber; each stays what libphonenumber makes of it.
+    @Test func storedPhonesKeepTheirDisplayFormAcrossARegionChange() throws {
+        let store = try ContactStore.makeEmpty()
+        let numbers = ["+82 10-1234-5678", "(650) 253-0000", "+7 912 345-67-89", "+44 20 7946 0958"]
+        var draft = ContactDraft(firstName: "Ann")
+        draft.phones = numbers.map { Phone(value: $0) }
+        let id = try store.add(draft).id
+        for (regions, shown) in [
+            ("RU,KR", ["010-1234-5678", "(650) 253-0000", "+7 (912) 345-67-89", "+44 20 7946 0958"]),
+            ("US,GB", ["+82 10-1234-5678", "(650) 253-0000", "+7 (912) 345-67-89", "020 7946 0958"]),
+        ] {
+            let regions = try #require(PhoneRegions(regions))
+            try store.setPhoneRegions(regions)
+            let phones = try #require(try store.contact(id: id)).phones
+            #expect(phones.map(\.display) == phones.map { phone in
+                phone.e164.map { PhoneNumber.display(value: phone.value, e164: $0, regions: regions) }
+            })
+            #expect(phones.map { $0.displayValue(regions: regions) } == shown, "\(regions)")
+        }
+    }
+
     @Test func fixturesCoverTenRegionsAndEveryRule() {
         let numbers = Self.fixtures.numbers
         let regions = Set(numbers.compactMap { $0.described?.region })

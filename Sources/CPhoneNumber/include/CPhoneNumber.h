@@ -36,6 +36,12 @@ int32_t cpn_parse(const char *text, const char *region, int32_t classify, cpn_nu
 /// it does not parse (nothing written).
 int32_t cpn_e164(const char *text, const char *region, char *e164, int32_t capacity);
 
+/// Writes the E.164 number `e164` in its NATIONAL form when its region is
+/// one of `regions` (codes separated by commas, "RU,KR"), else in its
+/// INTERNATIONAL form. Returns 1, or 0 when it does not parse (nothing
+/// written).
+int32_t cpn_display(const char *e164, const char *regions, char *display, int32_t capacity);
+
 /// 1 when libphonenumber knows the region code ("US", "GB"), else 0.
 int32_t cpn_is_supported_region(const char *region);
 

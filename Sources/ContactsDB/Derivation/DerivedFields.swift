@@ -19,8 +19,10 @@ struct DerivedFields: Sendable {
     /// The distinct folded words of every text the contact holds, each
     /// after one space (`contact.searchWords`, indexed for `--text`).
     var searchWords: String
-    /// Per phone, its lookup form (E.164, or the digits).
+    /// Per phone, its lookup form (E.164, or the digits), and the form an
+    /// address book shows where it has an E.164 form.
     var phonesNormalized: [String]
+    var phonesDisplayed: [String?]
     /// Per email, its folded value; per address, its folded city and country.
     var emailsFolded: [String]
     var addressesFolded: [(city: String, country: String)]
@@ -32,7 +34,7 @@ struct DerivedFields: Sendable {
 
     /// The version of the rules below: stored with the keys, which are
     /// recomputed on open when it differs.
-    static let version = Collation.version + "; phones by libphonenumber; search words; birthday attribute"
+    static let version = Collation.version + "; phones by libphonenumber; search words; birthday attribute; phone display"
 
     /// - parameter thumbnailing: false leaves `photo` nil, for rewrites
     ///   that keep the stored photo and thumbnail as they are.
@@ -77,7 +79,11 @@ struct DerivedFields: Sendable {
         nameWords = words.map { Data($0.utf8) }
         nameWordsText = words.map { " " + $0 }.joined()
         searchWords = Self.searchWords(draft)
-        phonesNormalized = draft.phones.map { PhoneNumber($0.value, regions: regions).normalized }
+        let phones = draft.phones.map { PhoneNumber($0.value, regions: regions) }
+        phonesNormalized = phones.map(\.normalized)
+        phonesDisplayed = phones.map { phone in
+            phone.e164.map { PhoneNumber.display(value: phone.value, e164: $0, regions: regions) }
+        }
         emailsFolded = draft.emails.map { Collation.fold($0.value) }
         addressesFolded = draft.addresses.map { (Collation.fold($0.city), Collation.fold($0.country)) }
         // Decoding here rather than on the writer's thread lets an import

@@ -82,10 +82,9 @@ struct PhoneNumber: Sendable {
             let national = Array(e164.dropFirst(2))
             return "+7 (\(String(national[0..<3]))) \(String(national[3..<6]))-\(String(national[6..<8]))-\(String(national[8..<10]))"
         }
-        var number = cpn_number()
-        guard cpn_parse(e164, "ZZ", 0, &number) == 1 else { return value }
-        let region = text(ofCField: number.region)
-        return regions.codes.contains(region) ? text(ofCField: number.national) : text(ofCField: number.international)
+        var buffer = [CChar](repeating: 0, count: 64)
+        guard cpn_display(e164, regions.description, &buffer, Int32(buffer.count)) == 1 else { return value }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     // MARK: - Non public
@@ -151,8 +150,9 @@ public final class AsYouTypeFormatter: @unchecked Sendable {
 
 extension Phone {
     /// The number as an address book shows it, by the database's default
-    /// regions (``ContactStore/phoneRegions()``).
+    /// regions (``ContactStore/phoneRegions()``): as stored with it when it
+    /// was read from the database, which spares a list libphonenumber.
     public func displayValue(regions: PhoneRegions) -> String {
-        PhoneNumber.display(value: value, e164: e164, regions: regions)
+        display ?? PhoneNumber.display(value: value, e164: e164, regions: regions)
     }
 }

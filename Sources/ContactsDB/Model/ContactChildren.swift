@@ -12,6 +12,10 @@ public struct Phone: Hashable, Sendable {
     /// stored it (by the database's default regions); nil on a phone not
     /// read from a database.
     public internal(set) var e164: String?
+    /// How an address book shows the number (``displayValue(regions:)``),
+    /// as the engine stored it; nil on a phone not read from a database
+    /// or without an E.164 form.
+    var display: String?
     /// Marked as the one to use first (vCard PREF, TYPE=pref).
     public var preferred: Bool
     /// The vCard parameters the model does not hold (`X-EVOLUTION-UI-SLOT=1`,

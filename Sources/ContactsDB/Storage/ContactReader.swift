@@ -146,10 +146,11 @@ enum ContactReader {
                 if let offset = index[row.int64(0)] { body(offset, row) }
             }
         }
-        try each(childrenSQL("type, value, normalized, preferred, parameters", from: "phone"), holding: .phone) {
+        try each(childrenSQL("type, value, normalized, preferred, parameters, display", from: "phone"), holding: .phone) {
             var phone = Phone(type: $1.text(1), value: $1.text(2), preferred: $1.bool(4), parameters: $1.optionalText(5))
             let normalized = $1.text(3)
             phone.e164 = normalized.hasPrefix("+") ? normalized : nil
+            phone.display = $1.optionalText(6)
             result[$0].phones.append(phone)
         }
         try each(childrenSQL("type, value, preferred, parameters", from: "email"), holding: .email) {

@@ -38,7 +38,7 @@ final class ContactWriter {
                 VALUES (?, ?\(String(repeating: ", ?", count: count)))
                 """)
         }
-        insertPhone = try insert(into: "phone", "type, value, normalized, preferred, parameters", count: 5)
+        insertPhone = try insert(into: "phone", "type, value, normalized, preferred, parameters, display", count: 6)
         insertEmail = try insert(into: "email", "type, value, valueFolded, preferred, parameters", count: 5)
         insertAddress = try insert(into: "address", """
             type, street1, street2, city, state, zipcode, country, cityFolded, countryFolded, poBox, preferred, parameters
@@ -119,10 +119,10 @@ final class ContactWriter {
     private func writeChildren(pk: Int64, _ draft: ContactDraft, _ derived: DerivedFields) throws {
         let contact = SQLiteStatement.Value.int(Int(pk))
         for key in derived.nameWords { try insertWord.execute(.blob(key), contact) }
-        for (position, (phone, normalized)) in zip(draft.phones, derived.phonesNormalized).enumerated() {
+        for (position, phone) in draft.phones.enumerated() {
             try insertPhone.execute(
-                contact, .int(position), .text(phone.type), .text(phone.value), .text(normalized), .bool(phone.preferred),
-                .text(phone.parameters))
+                contact, .int(position), .text(phone.type), .text(phone.value), .text(derived.phonesNormalized[position]),
+                .bool(phone.preferred), .text(phone.parameters), .text(derived.phonesDisplayed[position]))
         }
         for (position, (email, folded)) in zip(draft.emails, derived.emailsFolded).enumerated() {
             try insertEmail.execute(

@@ -1,0 +1,11 @@
+-- Schema version 11: each phone keeps the form an address book shows it in
+-- (SPEC §Locale rules: the Russian mask, the national form in a default
+-- region, else the international form), derived on write like its E.164
+-- form. A list shown as a table then reads it instead of starting
+-- libphonenumber, whose metadata and expressions take longer to load than
+-- the whole query takes. NULL where the number has no E.164 form: it shows
+-- as stored.
+--
+-- The forms of existing phones are derived by the reindex that the new
+-- derivation version brings on at the first open after this migration.
+ALTER TABLE phone ADD COLUMN display TEXT;
