@@ -20,6 +20,22 @@ void copy(const std::string &text, char *buffer, size_t capacity) {
     buffer[length] = 0;
 }
 
+/// Writes `parsed` in its NATIONAL form when `code`, its region, is one
+/// of `regions` (codes separated by commas), else in its INTERNATIONAL form.
+void display(const PhoneNumberUtil &util, const PhoneNumber &parsed, const std::string &code, const char *regions,
+             char *buffer, int32_t capacity) {
+    bool isDefault = false;
+    for (const char *start = regions; !isDefault && *start;) {
+        const char *end = std::strchr(start, ',');
+        size_t length = end ? static_cast<size_t>(end - start) : std::strlen(start);
+        isDefault = code.size() == length && code.compare(0, length, start, length) == 0;
+        start += end ? length + 1 : length;
+    }
+    std::string formatted;
+    util.Format(parsed, isDefault ? PhoneNumberUtil::NATIONAL : PhoneNumberUtil::INTERNATIONAL, &formatted);
+    copy(formatted, buffer, capacity > 0 ? static_cast<size_t>(capacity) : 0);
+}
+
 }  // namespace
 
 extern "C" int32_t cpn_parse(const char *text, const char *region, int32_t classify, cpn_number *number) {
@@ -44,32 +60,28 @@ extern "C" int32_t cpn_parse(const char *text, const char *region, int32_t class
     return 1;
 }
 
-extern "C" int32_t cpn_e164(const char *text, const char *region, char *e164, int32_t capacity) {
+extern "C" int32_t cpn_e164(const char *text, const char *region, const char *regions, char *e164, char *shown,
+                            int32_t capacity) {
     const PhoneNumberUtil &util = *PhoneNumberUtil::GetInstance();
     PhoneNumber parsed;
     if (util.Parse(text, region, &parsed) != PhoneNumberUtil::NO_PARSING_ERROR) return 0;
     std::string formatted;
     util.Format(parsed, PhoneNumberUtil::E164, &formatted);
     copy(formatted, e164, capacity > 0 ? static_cast<size_t>(capacity) : 0);
-    return util.IsValidNumber(parsed) ? 1 : 2;
+    // IsValidNumber's own steps, so that the region found serves the display.
+    std::string code;
+    util.GetRegionCodeForNumber(parsed, &code);
+    if (shown != nullptr) display(util, parsed, code, regions, shown, capacity);
+    return util.IsValidNumberForRegion(parsed, code) ? 1 : 2;
 }
 
-extern "C" int32_t cpn_display(const char *e164, const char *regions, char *display, int32_t capacity) {
+extern "C" int32_t cpn_display(const char *e164, const char *regions, char *shown, int32_t capacity) {
     const PhoneNumberUtil &util = *PhoneNumberUtil::GetInstance();
     PhoneNumber parsed;
     if (util.Parse(e164, "ZZ", &parsed) != PhoneNumberUtil::NO_PARSING_ERROR) return 0;
     std::string code;
     util.GetRegionCodeForNumber(parsed, &code);
-    bool isDefault = false;
-    for (const char *start = regions; !isDefault && *start;) {
-        const char *end = std::strchr(start, ',');
-        size_t length = end ? static_cast<size_t>(end - start) : std::strlen(start);
-        isDefault = code.size() == length && code.compare(0, length, start, length) == 0;
-        start += end ? length + 1 : length;
-    }
-    std::string formatted;
-    util.Format(parsed, isDefault ? PhoneNumberUtil::NATIONAL : PhoneNumberUtil::INTERNATIONAL, &formatted);
-    copy(formatted, display, capacity > 0 ? static_cast<size_t>(capacity) : 0);
+    ::display(util, parsed, code, regions, shown, capacity);
     return 1;
 }
 

@@ -43,6 +43,10 @@ import Testing
         #expect(number.e164 == fixture.e164, "\(context)")
         #expect(number.normalized == (fixture.e164 ?? fixture.input.filter(\.isNumber)), "\(context)")
         #expect(PhoneNumber.display(value: number.value, e164: number.e164, regions: regions) == fixture.display, "\(context)")
+        // Derived for storage in the same parse as the E.164 form.
+        let stored = PhoneNumber(fixture.input, regions: regions, displaying: true)
+        #expect(stored.e164 == number.e164 && stored.display == number.e164.map { _ in fixture.display }, "\(context)")
+        #expect(number.display == nil)
         let described = PhoneNumber.describe(fixture.input, regions: regions).map {
             Fixtures.Described(e164: $0.e164, national: $0.national, international: $0.international,
                                region: $0.region, type: $0.type, valid: $0.valid)

@@ -31,16 +31,19 @@ typedef struct {
 int32_t cpn_parse(const char *text, const char *region, int32_t classify, cpn_number *number);
 
 /// The lean path of storing and searching numbers: parses `text` as
-/// written in `region` and writes only its E.164 form into `e164`. Returns
-/// 1 when it parses and is valid, 2 when it parses but is not valid, 0 when
-/// it does not parse (nothing written).
-int32_t cpn_e164(const char *text, const char *region, char *e164, int32_t capacity);
+/// written in `region` and writes its E.164 form into `e164` and, unless
+/// `shown` is NULL, the form ``cpn_display`` gives it (by `regions`) into
+/// `shown`; each buffer holds `capacity` bytes. Returns 1 when it parses
+/// and is valid, 2 when it parses but is not valid, 0 when it does not
+/// parse (nothing written).
+int32_t cpn_e164(const char *text, const char *region, const char *regions, char *e164, char *shown,
+                 int32_t capacity);
 
 /// Writes the E.164 number `e164` in its NATIONAL form when its region is
 /// one of `regions` (codes separated by commas, "RU,KR"), else in its
 /// INTERNATIONAL form. Returns 1, or 0 when it does not parse (nothing
 /// written).
-int32_t cpn_display(const char *e164, const char *regions, char *display, int32_t capacity);
+int32_t cpn_display(const char *e164, const char *regions, char *shown, int32_t capacity);
 
 /// 1 when libphonenumber knows the region code ("US", "GB"), else 0.
 int32_t cpn_is_supported_region(const char *region);

@@ -79,11 +79,9 @@ struct DerivedFields: Sendable {
         nameWords = words.map { Data($0.utf8) }
         nameWordsText = words.map { " " + $0 }.joined()
         searchWords = Self.searchWords(draft)
-        let phones = draft.phones.map { PhoneNumber($0.value, regions: regions) }
+        let phones = draft.phones.map { PhoneNumber($0.value, regions: regions, displaying: true) }
         phonesNormalized = phones.map(\.normalized)
-        phonesDisplayed = phones.map { phone in
-            phone.e164.map { PhoneNumber.display(value: phone.value, e164: $0, regions: regions) }
-        }
+        phonesDisplayed = phones.map(\.display)
         emailsFolded = draft.emails.map { Collation.fold($0.value) }
         addressesFolded = draft.addresses.map { (Collation.fold($0.city), Collation.fold($0.country)) }
         // Decoding here rather than on the writer's thread lets an import

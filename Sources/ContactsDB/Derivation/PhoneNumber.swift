@@ -47,12 +47,16 @@ struct PhoneNumber: Sendable {
     /// `+`, the country code and the national number, where the country is
     /// known: written with "+", or valid in one of the default regions.
     let e164: String?
+    /// How an address book shows it (``display(value:e164:regions:)``),
+    /// where it has an E.164 form and was read `displaying`.
+    let display: String?
 
-    init(_ value: String, regions: PhoneRegions) {
+    /// - parameter displaying: also derive ``display``, in the same parse.
+    init(_ value: String, regions: PhoneRegions, displaying: Bool = false) {
         let tidy = Text.tidy(value)
         self.value = tidy
         digits = String(tidy.unicodeScalars.filter { ("0"..."9").contains($0) })
-        e164 = Self.e164(tidy, regions: regions)
+        (e164, display) = Self.read(tidy, regions: regions, displaying: displaying)
     }
 
     /// What phone search and storage use: E.164, or the digits alone.
@@ -77,26 +81,42 @@ struct PhoneNumber: Sendable {
     /// international form; a number with no E.164 form as it was written.
     static func display(value: String, e164: String?, regions: PhoneRegions) -> String {
         guard let e164 else { return value }
-        // The mask needs no parse: tables show a page of numbers at a time.
-        if e164.hasPrefix("+7"), e164.utf8.count == 12 {
-            let national = Array(e164.dropFirst(2))
-            return "+7 (\(String(national[0..<3]))) \(String(national[3..<6]))-\(String(national[6..<8]))-\(String(national[8..<10]))"
-        }
+        if let masked = russianMask(e164) { return masked }
         var buffer = [CChar](repeating: 0, count: 64)
         guard cpn_display(e164, regions.description, &buffer, Int32(buffer.count)) == 1 else { return value }
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return text(of: buffer)
     }
 
     // MARK: - Non public
 
-    /// The E.164 form alone, on libphonenumber's lean path: every stored
-    /// number and every phone filter is read this way, so it skips the
-    /// national and international forms and the number's type.
-    private static func e164(_ value: String, regions: PhoneRegions) -> String? {
-        var buffer = [CChar](repeating: 0, count: 40)
-        func read(_ region: String) -> Int32 { cpn_e164(value, region, &buffer, Int32(buffer.count)) }
+    /// The app's mask for a Russian number, which needs no parse.
+    private static func russianMask(_ e164: String) -> String? {
+        guard e164.hasPrefix("+7"), e164.utf8.count == 12 else { return nil }
+        let national = Array(e164.dropFirst(2))
+        return "+7 (\(String(national[0..<3]))) \(String(national[3..<6]))-\(String(national[6..<8]))-\(String(national[8..<10]))"
+    }
+
+    /// The E.164 form and, when `displaying`, the displayed one, on
+    /// libphonenumber's lean path: every stored number and every phone
+    /// filter is read this way, so it skips the number's type and every
+    /// form it does not need.
+    private static func read(
+        _ value: String, regions: PhoneRegions, displaying: Bool
+    ) -> (e164: String?, display: String?) {
+        var e164 = [CChar](repeating: 0, count: 64), shown = [CChar](repeating: 0, count: 64)
+        let codes = regions.description
+        func read(_ region: String) -> Int32 {
+            displaying ? cpn_e164(value, region, codes, &e164, &shown, Int32(e164.count))
+                : cpn_e164(value, region, codes, &e164, nil, Int32(e164.count))
+        }
         let isKnown = value.hasPrefix("+") ? read("ZZ") != 0 : regions.codes.contains { read($0) == 1 }
-        return isKnown ? String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : nil
+        guard isKnown else { return (nil, nil) }
+        let form = text(of: e164)
+        return (form, displaying ? russianMask(form) ?? text(of: shown) : nil)
+    }
+
+    private static func text(of buffer: [CChar]) -> String {
+        String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     private static func parsed(_ value: String, regions: PhoneRegions) -> cpn_number? {
