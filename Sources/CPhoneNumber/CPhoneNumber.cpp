@@ -60,8 +60,8 @@ extern "C" int32_t cpn_parse(const char *text, const char *region, int32_t class
     return 1;
 }
 
-extern "C" int32_t cpn_e164(const char *text, const char *region, const char *regions, char *e164, char *shown,
-                            int32_t capacity) {
+extern "C" int32_t cpn_e164(const char *text, const char *region, char *e164, int32_t capacity,
+                            const cpn_display_request *request) {
     const PhoneNumberUtil &util = *PhoneNumberUtil::GetInstance();
     PhoneNumber parsed;
     if (util.Parse(text, region, &parsed) != PhoneNumberUtil::NO_PARSING_ERROR) return 0;
@@ -71,8 +71,12 @@ extern "C" int32_t cpn_e164(const char *text, const char *region, const char *re
     // IsValidNumber's own steps, so that the region found serves the display.
     std::string code;
     util.GetRegionCodeForNumber(parsed, &code);
-    if (shown != nullptr) display(util, parsed, code, regions, shown, capacity);
-    return util.IsValidNumberForRegion(parsed, code) ? 1 : 2;
+    bool isValid = util.IsValidNumberForRegion(parsed, code);
+    // Formatting costs about as much as parsing: only the forms kept.
+    if (request != nullptr && (isValid || request->forInvalid) && parsed.country_code() != request->exceptCountry) {
+        display(util, parsed, code, request->regions, request->shown, request->capacity);
+    }
+    return isValid ? 1 : 2;
 }
 
 extern "C" int32_t cpn_display(const char *e164, const char *regions, char *shown, int32_t capacity) {

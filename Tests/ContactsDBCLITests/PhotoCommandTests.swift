@@ -52,6 +52,21 @@ import Testing
         #expect(try cli.run(db: db, ["query", "--has", "photo", "--format", "ndjson"]).lines.isEmpty)
     }
 
+    /// libvips and the hundred libraries it brings are opened on the first
+    /// photo, not loaded by every process before `main`.
+    @Test func theBinaryLoadsLibvipsOnlyForPhotos() throws {
+        let ldd = Process()
+        ldd.executableURL = URL(fileURLWithPath: "/usr/bin/ldd")
+        ldd.arguments = [CLIRunner.binary.path]
+        let output = Pipe()
+        ldd.standardOutput = output
+        try ldd.run()
+        let libraries = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        ldd.waitUntilExit()
+        #expect(libraries.contains("libsqlite3"), "ldd listed no libraries: \(libraries)")
+        #expect(!libraries.contains("libvips"))
+    }
+
     @Test func unknownIdsExit1() throws {
         let db = try cli.makeDatabase(in: directory)
         let path = try file("a.png", try PhotoImage.sample(width: 64, height: 64, format: CVIPS_PNG))

@@ -30,14 +30,26 @@ typedef struct {
 /// they cost most of the time, and display needs neither.
 int32_t cpn_parse(const char *text, const char *region, int32_t classify, cpn_number *number);
 
+/// Which display form ``cpn_e164`` writes besides the E.164 one.
+typedef struct {
+    /// Default regions, as ``cpn_display`` takes them.
+    const char *regions;
+    /// 1 to format a number that is not valid too.
+    int32_t forInvalid;
+    /// A country calling code whose numbers the caller shows its own way
+    /// (0: none); nothing is written for them.
+    int32_t exceptCountry;
+    char *shown;
+    int32_t capacity;
+} cpn_display_request;
+
 /// The lean path of storing and searching numbers: parses `text` as
-/// written in `region` and writes its E.164 form into `e164` and, unless
-/// `shown` is NULL, the form ``cpn_display`` gives it (by `regions`) into
-/// `shown`; each buffer holds `capacity` bytes. Returns 1 when it parses
-/// and is valid, 2 when it parses but is not valid, 0 when it does not
-/// parse (nothing written).
-int32_t cpn_e164(const char *text, const char *region, const char *regions, char *e164, char *shown,
-                 int32_t capacity);
+/// written in `region` and writes its E.164 form into `e164` (`capacity`
+/// bytes) and, when `request` asks for it, the form ``cpn_display`` gives
+/// it into `request->shown`. Returns 1 when it parses and is valid, 2 when
+/// it parses but is not valid, 0 when it does not parse (nothing written).
+int32_t cpn_e164(const char *text, const char *region, char *e164, int32_t capacity,
+                 const cpn_display_request *request);
 
 /// Writes the E.164 number `e164` in its NATIONAL form when its region is
 /// one of `regions` (codes separated by commas, "RU,KR"), else in its

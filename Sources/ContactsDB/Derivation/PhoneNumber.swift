@@ -104,12 +104,21 @@ struct PhoneNumber: Sendable {
         _ value: String, regions: PhoneRegions, displaying: Bool
     ) -> (e164: String?, display: String?) {
         var e164 = [CChar](repeating: 0, count: 64), shown = [CChar](repeating: 0, count: 64)
-        let codes = regions.description
-        func read(_ region: String) -> Int32 {
-            displaying ? cpn_e164(value, region, codes, &e164, &shown, Int32(e164.count))
-                : cpn_e164(value, region, codes, &e164, nil, Int32(e164.count))
+        let isWrittenWithPlus = value.hasPrefix("+")
+        let isKnown = regions.description.withCString { codes in
+            shown.withUnsafeMutableBufferPointer { shown in
+                // A number without "+" counts only where it is valid; the
+                // mask shows Russian numbers without libphonenumber.
+                var request = cpn_display_request(
+                    regions: codes, forInvalid: isWrittenWithPlus ? 1 : 0, exceptCountry: 7,
+                    shown: shown.baseAddress, capacity: Int32(shown.count))
+                func read(_ region: String) -> Int32 {
+                    guard displaying else { return cpn_e164(value, region, &e164, Int32(e164.count), nil) }
+                    return cpn_e164(value, region, &e164, Int32(e164.count), &request)
+                }
+                return isWrittenWithPlus ? read("ZZ") != 0 : regions.codes.contains { read($0) == 1 }
+            }
         }
-        let isKnown = value.hasPrefix("+") ? read("ZZ") != 0 : regions.codes.contains { read($0) == 1 }
         guard isKnown else { return (nil, nil) }
         let form = text(of: e164)
         return (form, displaying ? russianMask(form) ?? text(of: shown) : nil)
