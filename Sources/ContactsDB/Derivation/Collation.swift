@@ -52,6 +52,16 @@ enum Collation {
     /// alike when ICU finds them equal, letter for letter, so that a name
     /// filter on folded words finds what the collator would.
     static func fold(_ text: String) -> String {
+        // ASCII, the most of what is folded, only lowers its capitals.
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            let count = text.utf8.count
+            return String(unsafeUninitializedCapacity: count) { buffer in
+                for (offset, byte) in text.utf8.enumerated() {
+                    buffer[offset] = (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
+                }
+                return count
+            }
+        }
         var folded = ""
         folded.reserveCapacity(text.utf8.count)
         // Composed first where it matters: й written as и + breve is a letter

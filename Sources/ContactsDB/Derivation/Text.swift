@@ -51,17 +51,35 @@ enum Text {
     /// separates. `Anna@posteo.de` holds `anna`, `posteo` and `de`. Both a
     /// contact's stored words and a `--text` filter's come from here.
     static func searchWords(_ text: String) -> [String] {
-        var words: [String] = [], word = String.UnicodeScalarView()
-        for scalar in Collation.fold(text).unicodeScalars {
+        let scalars = Collation.fold(text).unicodeScalars
+        var words: [String] = [], start: String.Index?
+        for index in scalars.indices {
+            if isWordScalar(scalars[index]) {
+                if start == nil { start = index }
+            } else if let first = start {
+                words.append(String(scalars[first..<index]))
+                start = nil
+            }
+        }
+        if let first = start { words.append(String(scalars[first...])) }
+        return words
+    }
+
+    /// Whether unicode61 keeps `scalar` in a word: letters, digits and
+    /// private-use characters. ASCII, most of any text, is judged without
+    /// looking its category up.
+    private static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: return true
+        case 0..<0x80: return false
+        default:
             switch scalar.properties.generalCategory {
             case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
                  .decimalNumber, .letterNumber, .otherNumber, .privateUse:
-                word.append(scalar)
+                return true
             default:
-                if !word.isEmpty { words.append(String(word)); word = String.UnicodeScalarView() }
+                return false
             }
         }
-        if !word.isEmpty { words.append(String(word)) }
-        return words
     }
 }
