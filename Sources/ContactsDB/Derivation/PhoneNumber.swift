@@ -103,25 +103,26 @@ struct PhoneNumber: Sendable {
     private static func read(
         _ value: String, regions: PhoneRegions, displaying: Bool
     ) -> (e164: String?, display: String?) {
-        var e164 = [CChar](repeating: 0, count: 64), shown = [CChar](repeating: 0, count: 64)
-        let isWrittenWithPlus = value.hasPrefix("+")
-        let isKnown = regions.description.withCString { codes in
-            shown.withUnsafeMutableBufferPointer { shown in
-                // A number without "+" counts only where it is valid; the
-                // mask shows Russian numbers without libphonenumber.
-                var request = cpn_display_request(
-                    regions: codes, forInvalid: isWrittenWithPlus ? 1 : 0, exceptCountry: 7,
-                    shown: shown.baseAddress, capacity: Int32(shown.count))
-                func read(_ region: String) -> Int32 {
-                    guard displaying else { return cpn_e164(value, region, &e164, Int32(e164.count), nil) }
-                    return cpn_e164(value, region, &e164, Int32(e164.count), &request)
-                }
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 128) { buffer in
+            buffer.initialize(repeating: 0)
+            let e164 = buffer.baseAddress!, shown = e164 + 64
+            let isWrittenWithPlus = value.hasPrefix("+")
+            // A number without "+" counts only where it is valid.
+            func isKnown(_ request: UnsafePointer<cpn_display_request>?) -> Bool {
+                func read(_ region: String) -> Int32 { cpn_e164(value, region, e164, 64, request) }
                 return isWrittenWithPlus ? read("ZZ") != 0 : regions.codes.contains { read($0) == 1 }
             }
+            guard displaying else { return (isKnown(nil) ? String(cString: e164) : nil, nil) }
+            let known = regions.description.withCString { codes in
+                // The mask shows Russian numbers without libphonenumber.
+                var request = cpn_display_request(
+                    regions: codes, forInvalid: isWrittenWithPlus ? 1 : 0, exceptCountry: 7, shown: shown, capacity: 64)
+                return isKnown(&request)
+            }
+            guard known else { return (nil, nil) }
+            let form = String(cString: e164)
+            return (form, russianMask(form) ?? String(cString: shown))
         }
-        guard isKnown else { return (nil, nil) }
-        let form = text(of: e164)
-        return (form, displaying ? russianMask(form) ?? text(of: shown) : nil)
     }
 
     private static func text(of buffer: [CChar]) -> String {
