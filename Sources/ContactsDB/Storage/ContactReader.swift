@@ -133,12 +133,16 @@ enum ContactReader {
         var index: [Int64: Int] = [:]
         for (offset, entry) in stored.enumerated() { index[entry.pk] = offset }
         // The keys, as a JSON array, of the contacts that may hold `kinds`
-        // of children (nil: whatever they hold).
+        // of children (nil: whatever they hold); each key's digits are
+        // written once for the dozen tables.
+        let digits = stored.map { String($0.pk) }
         func keys(mayHolding kinds: ContactAttributes?) -> String? {
-            let pks = stored.lazy
-                .filter { entry in kinds.map { !entry.attributes.isDisjoint(with: $0) } ?? true }
-                .map { String($0.pk) }
-            return pks.isEmpty ? nil : "[" + pks.joined(separator: ",") + "]"
+            var array = "["
+            for (entry, pk) in zip(stored, digits) where kinds.map({ !entry.attributes.isDisjoint(with: $0) }) ?? true {
+                if array.utf8.count > 1 { array += "," }
+                array += pk
+            }
+            return array.utf8.count > 1 ? array + "]" : nil
         }
         func each(_ sql: String, holding kinds: ContactAttributes?, _ body: (Int, RawRow) -> Void) throws {
             guard let keys = keys(mayHolding: trustingAttributes ? kinds : nil) else { return }
