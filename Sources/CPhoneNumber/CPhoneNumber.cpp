@@ -20,15 +20,38 @@ void copy(const std::string &text, char *buffer, size_t capacity) {
     buffer[length] = 0;
 }
 
-/// Writes `parsed` in its NATIONAL form when `code`, its region, is one
-/// of `regions` (codes separated by commas), else in its INTERNATIONAL form.
-void display(const PhoneNumberUtil &util, const PhoneNumber &parsed, const std::string &code, const char *regions,
+/// The region of a parsed number, looked up once and only when asked:
+/// for a calling code many regions share (+1), finding it means trying
+/// each region's patterns.
+class Region {
+  public:
+    Region(const PhoneNumberUtil &util, const PhoneNumber &parsed) : util(util), parsed(parsed) {}
+
+    const std::string &code() {
+        if (!isKnown) util.GetRegionCodeForNumber(parsed, &found);
+        isKnown = true;
+        return found;
+    }
+
+  private:
+    const PhoneNumberUtil &util;
+    const PhoneNumber &parsed;
+    std::string found;
+    bool isKnown = false;
+};
+
+/// Writes `parsed` in its NATIONAL form when its region is one of
+/// `regions` (codes separated by commas), else in its INTERNATIONAL form.
+/// A number whose calling code no default region has is international
+/// without its region being looked up.
+void display(const PhoneNumberUtil &util, const PhoneNumber &parsed, Region &region, const char *regions,
              char *buffer, int32_t capacity) {
     bool isDefault = false;
     for (const char *start = regions; !isDefault && *start;) {
         const char *end = std::strchr(start, ',');
         size_t length = end ? static_cast<size_t>(end - start) : std::strlen(start);
-        isDefault = code.size() == length && code.compare(0, length, start, length) == 0;
+        std::string candidate(start, length);
+        isDefault = util.GetCountryCodeForRegion(candidate) == parsed.country_code() && region.code() == candidate;
         start += end ? length + 1 : length;
     }
     std::string formatted;
@@ -60,7 +83,7 @@ extern "C" int32_t cpn_parse(const char *text, const char *region, int32_t class
     return 1;
 }
 
-extern "C" int32_t cpn_e164(const char *text, const char *region, char *e164, int32_t capacity,
+extern "C" int32_t cpn_e164(const char *text, const char *region, int32_t checking, char *e164, int32_t capacity,
                             const cpn_display_request *request) {
     const PhoneNumberUtil &util = *PhoneNumberUtil::GetInstance();
     PhoneNumber parsed;
@@ -69,12 +92,11 @@ extern "C" int32_t cpn_e164(const char *text, const char *region, char *e164, in
     util.Format(parsed, PhoneNumberUtil::E164, &formatted);
     copy(formatted, e164, capacity > 0 ? static_cast<size_t>(capacity) : 0);
     // IsValidNumber's own steps, so that the region found serves the display.
-    std::string code;
-    util.GetRegionCodeForNumber(parsed, &code);
-    bool isValid = util.IsValidNumberForRegion(parsed, code);
+    Region found(util, parsed);
+    bool isValid = !checking || util.IsValidNumberForRegion(parsed, found.code());
     // Formatting costs about as much as parsing: only the forms kept.
     if (request != nullptr && (isValid || request->forInvalid) && parsed.country_code() != request->exceptCountry) {
-        display(util, parsed, code, request->regions, request->shown, request->capacity);
+        display(util, parsed, found, request->regions, request->shown, request->capacity);
     }
     return isValid ? 1 : 2;
 }
@@ -83,9 +105,8 @@ extern "C" int32_t cpn_display(const char *e164, const char *regions, char *show
     const PhoneNumberUtil &util = *PhoneNumberUtil::GetInstance();
     PhoneNumber parsed;
     if (util.Parse(e164, "ZZ", &parsed) != PhoneNumberUtil::NO_PARSING_ERROR) return 0;
-    std::string code;
-    util.GetRegionCodeForNumber(parsed, &code);
-    ::display(util, parsed, code, regions, shown, capacity);
+    Region found(util, parsed);
+    ::display(util, parsed, found, regions, shown, capacity);
     return 1;
 }
 

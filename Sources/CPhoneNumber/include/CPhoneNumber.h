@@ -46,9 +46,10 @@ typedef struct {
 /// The lean path of storing and searching numbers: parses `text` as
 /// written in `region` and writes its E.164 form into `e164` (`capacity`
 /// bytes) and, when `request` asks for it, the form ``cpn_display`` gives
-/// it into `request->shown`. Returns 1 when it parses and is valid, 2 when
-/// it parses but is not valid, 0 when it does not parse (nothing written).
-int32_t cpn_e164(const char *text, const char *region, char *e164, int32_t capacity,
+/// it into `request->shown`. Returns 0 when it does not parse (nothing
+/// written); else, when `checking`, 1 for a valid number and 2 for one
+/// that is not, and 1 without checking (which spares finding its region).
+int32_t cpn_e164(const char *text, const char *region, int32_t checking, char *e164, int32_t capacity,
                  const cpn_display_request *request);
 
 /// Writes the E.164 number `e164` in its NATIONAL form when its region is

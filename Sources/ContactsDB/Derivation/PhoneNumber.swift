@@ -107,9 +107,12 @@ struct PhoneNumber: Sendable {
             buffer.initialize(repeating: 0)
             let e164 = buffer.baseAddress!, shown = e164 + 64
             let isWrittenWithPlus = value.hasPrefix("+")
-            // A number without "+" counts only where it is valid.
+            // A number without "+" counts only where it is valid; one with
+            // it, wherever it parses.
             func isKnown(_ request: UnsafePointer<cpn_display_request>?) -> Bool {
-                func read(_ region: String) -> Int32 { cpn_e164(value, region, e164, 64, request) }
+                func read(_ region: String) -> Int32 {
+                    cpn_e164(value, region, isWrittenWithPlus ? 0 : 1, e164, 64, request)
+                }
                 return isWrittenWithPlus ? read("ZZ") != 0 : regions.codes.contains { read($0) == 1 }
             }
             guard displaying else { return (isKnown(nil) ? String(cString: e164) : nil, nil) }
