@@ -42,6 +42,16 @@ import Testing
         return (store, contact)
     }
 
+    /// The reader's direct stores put each column's text in the field its
+    /// key path names, in the columns' order.
+    @Test func eachDetailColumnIsReadIntoItsOwnField() {
+        var details = ContactDetails()
+        ContactDetailColumns.setTexts(of: &details) { "column \($0)" }
+        for (index, column) in ContactDetailColumns.text.enumerated() {
+            #expect(details[keyPath: column.field] == "column \(index)", "\(column.name)")
+        }
+    }
+
     @Test func everyFieldIsStoredAndReadBack() throws {
         let (store, contact) = try stored(Self.everyField)
         #expect(contact.draft == Self.everyField)

@@ -12,6 +12,24 @@ enum ContactDetailColumns {
         ("jobTitle", \.jobTitle), ("role", \.role), ("birthday", \.birthday), ("note", \.note),
     ]
 
+    /// Stores `value(i)` in the field of `text[i]`, for each `i`: what a
+    /// loop of key-path writes does, at a fraction of its cost, which was
+    /// a fifth of a list query's (a test holds the two to one order).
+    static func setTexts(of details: inout ContactDetails, _ value: (Int) -> String?) {
+        details.namePrefix = value(0)
+        details.middleName = value(1)
+        details.nameSuffix = value(2)
+        details.phoneticFirstName = value(3)
+        details.phoneticMiddleName = value(4)
+        details.phoneticLastName = value(5)
+        details.nickname = value(6)
+        details.department = value(7)
+        details.jobTitle = value(8)
+        details.role = value(9)
+        details.birthday = value(10)
+        details.note = value(11)
+    }
+
     /// Every table whose rows belong to one contact and are rewritten with it.
     static let childTables = [
         "phone", "email", "address", "messenger", "contactDate", "url", "relation", "socialProfile",

@@ -52,9 +52,7 @@ enum ContactReader {
             var details = ContactDetails()
             details.kind = ContactKind(rawValue: row.text(15)) ?? .individual
             details.formattedName = row.optionalText(16)
-            for (offset, column) in ContactDetailColumns.text.enumerated() {
-                details[keyPath: column.field] = row.optionalText(firstDetailColumn + Int32(offset))
-            }
+            ContactDetailColumns.setTexts(of: &details) { row.optionalText(firstDetailColumn + Int32($0)) }
             result.append(StoredContact(pk: row.int64(0), attributes: ContactAttributes(rawValue: row.int(13)), contact: Contact(
                 id: row.text(1), firstName: row.optionalText(2), lastName: row.optionalText(3),
                 company: row.optionalText(4), age: row.optionalInt(5),
