@@ -33,6 +33,10 @@ enum Text {
         return text.trimmingCharacters(in: set)
     }
 
+    /// What makes a group's name its own, whatever its case: names are
+    /// unique by this key.
+    static func groupKey(_ name: String) -> String { tidy(name).lowercased() }
+
     /// `tidy`, with an empty result read as absent.
     static func tidyOrNil(_ text: String?) -> String? {
         guard let text else { return nil }

@@ -82,7 +82,7 @@ extension ContactQuery {
                 add("contact.favoritePosition IS NOT NULL", [])
             case .group(let name):
                 add("contact.pk IN (SELECT contactPk FROM groupMember WHERE groupPk = (SELECT pk FROM contactGroup WHERE nameKey = ?))",
-                    [GroupWriter.key(name)])
+                    [Text.groupKey(name)])
             case .section(let label):
                 // A label and its position go together; unknown labels match nothing.
                 add("contact.sortIndex = ?", [SectionIndex.position[label.uppercased()] ?? -1])

@@ -15,21 +15,19 @@ struct GroupWriter {
             """)
     }
 
-    static func key(_ name: String) -> String { Text.tidy(name).lowercased() }
-
     /// Creates the group unless one has its name in any case.
     func create(_ name: String) throws {
-        try insertGroup.execute(.text(name), .text(Self.key(name)), .text(now))
+        try insertGroup.execute(.text(name), .text(Text.groupKey(name)), .text(now))
     }
 
     /// Adds the contact to the group, creating the group if need be.
     func add(_ contact: Int64, toGroupNamed name: String) throws {
         try create(name)
-        try insertMember.execute(.int(Int(contact)), .text(Self.key(name)))
+        try insertMember.execute(.int(Int(contact)), .text(Text.groupKey(name)))
     }
 
     static func pk(named name: String, _ db: Database) throws -> Int64? {
-        try Int64.fetchOne(db.cachedStatement(sql: "SELECT pk FROM contactGroup WHERE nameKey = ?"), arguments: [key(name)])
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT pk FROM contactGroup WHERE nameKey = ?"), arguments: [Text.groupKey(name)])
     }
 
     /// The error for a name taken by the group `pk`, naming it as stored.
@@ -51,7 +49,7 @@ struct GroupWriter {
     }
 
     static func rename(_ pk: Int64, to name: String, _ db: Database) throws {
-        try db.execute(sql: "UPDATE contactGroup SET name = ?, nameKey = ? WHERE pk = ?", arguments: [name, key(name), pk])
+        try db.execute(sql: "UPDATE contactGroup SET name = ?, nameKey = ? WHERE pk = ?", arguments: [name, Text.groupKey(name), pk])
     }
 
     static func delete(_ pk: Int64, _ db: Database) throws {

@@ -101,7 +101,7 @@ enum ContactValidator {
             // A set of names, kept in name order as the engine returns them.
             result.groups = try draft.groups.enumerated().compactMap { index, name in
                 let name = try groupName(name, at: field("groups[\(index)]"))
-                return groupKeys.insert(GroupWriter.key(name)).inserted ? name : nil
+                return groupKeys.insert(Text.groupKey(name)).inserted ? name : nil
             }.sorted(by: Collation.precedes)
             return result
         }
