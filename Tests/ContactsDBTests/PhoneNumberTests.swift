@@ -77,6 +77,16 @@ import Testing
         }
     }
 
+    /// An imported +7 number of another length than the mask's shows as
+    /// libphonenumber writes it, not as nothing.
+    @Test(arguments: ["+7 12345", "+7 912 345-67-8"])
+    func aRussianNumberTheMaskDoesNotFitStillShows(_ input: String) {
+        let number = PhoneNumber(input, regions: .default, displaying: true)
+        #expect(number.e164 != nil)
+        #expect(number.display == PhoneNumber.display(value: number.value, e164: number.e164, regions: .default))
+        #expect(number.display?.isEmpty == false)
+    }
+
     @Test func fixturesCoverTenRegionsAndEveryRule() {
         let numbers = Self.fixtures.numbers
         let regions = Set(numbers.compactMap { $0.described?.region })

@@ -124,7 +124,9 @@ struct PhoneNumber: Sendable {
             }
             guard known else { return (nil, nil) }
             let form = String(cString: e164)
-            return (form, russianMask(form) ?? String(cString: shown))
+            if let masked = russianMask(form) { return (form, masked) }
+            // A +7 number the mask does not fit was left unformatted.
+            return (form, shown.pointee != 0 ? String(cString: shown) : display(value: value, e164: form, regions: regions))
         }
     }
 
