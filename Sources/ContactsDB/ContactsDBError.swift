@@ -58,6 +58,17 @@ public enum ContactsDBError: Error, LocalizedError, Equatable, Sendable {
     case foreignChangeToken(token: String)
     /// A change token older than the history `compact` kept.
     case expiredChangeToken(token: String)
+    /// A remote option or URL that cannot be used (plain http to another
+    /// host, a second remote, a missing password variable).
+    case invalidRemote(reason: String)
+    /// No remote by that name, or none at all.
+    case remoteNotFound(name: String?)
+    /// The remote cannot be reached, or answered with a server error.
+    case remoteUnavailable(url: String, reason: String)
+    /// The remote refused the credentials.
+    case remoteRefusedCredentials(url: String)
+    /// No sync conflict has that id.
+    case conflictNotFound(id: Int)
 
     public var errorDescription: String? {
         switch self {
@@ -112,6 +123,18 @@ public enum ContactsDBError: Error, LocalizedError, Equatable, Sendable {
             return "The change token \"\(token)\" is not one of this database's; sync again from scratch with `contactsdb changes` without --since."
         case let .expiredChangeToken(token):
             return "The change token \"\(token)\" is older than the change history kept since `contactsdb compact`; sync again from scratch with `contactsdb changes` without --since."
+        case let .invalidRemote(reason):
+            return reason
+        case let .remoteNotFound(name?):
+            return "There is no remote named \"\(name)\"; `contactsdb remote list` shows the one there is."
+        case .remoteNotFound(nil):
+            return "This database has no remote; add one with `contactsdb remote add NAME URL`."
+        case let .remoteUnavailable(url, reason):
+            return "The remote \(url) failed: \(reason); check the URL and that the server is up, then sync again."
+        case let .remoteRefusedCredentials(url):
+            return "The remote \(url) refused the credentials; check the username and the password's source, then sync again."
+        case let .conflictNotFound(id):
+            return "There is no sync conflict \(id); `contactsdb conflicts` lists them."
         }
     }
 }

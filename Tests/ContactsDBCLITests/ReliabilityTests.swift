@@ -271,6 +271,7 @@ import Testing
                 try Bool.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE name = 'contactDate_on_day'") ?? false
             }),
             ("0011_phone_display", { db in try db.columns(in: "phone").contains { $0.name == "display" } }),
+            ("0012_carddav_sync", { db in try db.tableExists("syncedCard") }),
         ]
         var random = SplitMix64(seed: 13)
         var stops = Array(repeating: 0, count: upgrades.count + 1), killedAfterBackup = 0

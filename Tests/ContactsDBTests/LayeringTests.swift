@@ -12,7 +12,7 @@ import Testing
         "Derivation": 1, "Validation": 1, "Query": 1,
         "Storage": 2,
         "Interchange": 3, "Synthetic": 3,
-        "Import": 4, "Fuzzing": 4,
+        "Import": 4, "Fuzzing": 4, "Sync": 4,
         "Store": 5,
     ]
 

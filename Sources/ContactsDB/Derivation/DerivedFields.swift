@@ -36,6 +36,18 @@ struct DerivedFields: Sendable {
     /// recomputed on open when it differs.
     static let version = Collation.version + "; phones by libphonenumber; search words; birthday attribute; phone display"
 
+    /// The card's formatted name as stored: nil where it says what the
+    /// display name derived from the other fields says (the company of an
+    /// organization, else the personal name, else the first of AOSP's
+    /// other sources).
+    static func keptFormattedName(_ draft: ContactDraft) -> String? {
+        let derived = draft.kind == .organization ? draft.company : nil
+        let source = derived ?? personalName(draft)
+            ?? [draft.nickname, draft.company, draft.phones.first?.value, draft.emails.first?.value].lazy.compactMap { $0 }.first
+            ?? ""
+        return draft.formattedName == source ? nil : draft.formattedName
+    }
+
     /// - parameter thumbnailing: false leaves `photo` nil, for rewrites
     ///   that keep the stored photo and thumbnail as they are.
     init(_ draft: ContactDraft, regions: PhoneRegions, thumbnailing: Bool = true) {
@@ -52,17 +64,15 @@ struct DerivedFields: Sendable {
         if draft.kind == .organization, let company = draft.company {
             displayName = company
             sortName = company
-            formattedName = draft.formattedName == displayName ? nil : draft.formattedName
         } else if let personalName {
             displayName = personalName
             let parts = [sortLast, sortFirst].compactMap { $0 }
             sortName = parts.joined(separator: Self.isWrittenFamilyFirst(parts.joined()) ? "" : " ")
-            formattedName = draft.formattedName == displayName ? nil : draft.formattedName
         } else {
             displayName = draft.formattedName ?? source
             sortName = displayName
-            formattedName = draft.formattedName == source ? nil : draft.formattedName
         }
+        formattedName = Self.keptFormattedName(draft)
         (sectionKey, sortIndex) = Collation.section(of: sortName)
         sortKey = Collation.key(sortName)
         firstNameKey = sortFirst.map(Collation.key)

@@ -79,8 +79,10 @@ enum DatabaseFile {
     final class Lock {
         private let descriptor: Int32
 
-        init(beside path: String, timeout: TimeInterval) throws {
-            let lockPath = DatabaseFile.canonical(path) + "-lock"
+        /// - parameter suffix: `-lock` for what opening does; a sync holds
+        ///   its own, so that two syncs never run at once.
+        init(beside path: String, suffix: String = "-lock", timeout: TimeInterval) throws {
+            let lockPath = DatabaseFile.canonical(path) + suffix
             var descriptor = open(lockPath, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
             if descriptor < 0, errno == EACCES {
                 descriptor = open(lockPath, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)  // another user's lock file

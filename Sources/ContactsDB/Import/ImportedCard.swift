@@ -1,0 +1,23 @@
+import Foundation
+
+/// One vCard another address book holds (a card a sync pulls), read and
+/// checked as `import` reads and checks each card: kept whenever it can
+/// be read, tidied, never refused for what typed input would refuse.
+enum ImportedCard {
+    static func draft(vCard data: Data, source: String) throws -> ContactDraft {
+        var reader = VCardReader()
+        var first: Result<ContactDraft, ContactsDBError>?
+        ContactsInput.with(data, source: source) { input in
+            reader.forEachCard(in: input.bytes, source: source) { card, _ in
+                if first == nil { first = card.result }
+            }
+        }
+        guard let first else { throw ContactsDBError.invalidContact(field: source, reason: "it holds no vCard.") }
+        var unusual = UnusualValues()
+        var draft = try ContactValidator.imported(try first.get(), at: source, counting: &unusual)
+        // As the database stores it, so that it compares equal to itself
+        // read back.
+        draft.formattedName = DerivedFields.keptFormattedName(draft)
+        return draft
+    }
+}

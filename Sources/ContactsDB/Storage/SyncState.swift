@@ -1,0 +1,153 @@
+import Foundation
+import GRDB
+
+/// What the database knows of its CardDAV remote (Schema/0012): the
+/// remote itself, each synced card's href, ETag, revision and base, and
+/// the versions that lost a conflict.
+enum SyncState {
+    // MARK: - The remote
+
+    static func remote(_ db: Database) throws -> StoredRemote? {
+        try Row.fetchOne(db, sql: """
+            SELECT name, url, username, passwordEnv, passwordFile, vcardVersion, syncToken FROM remote
+            """).map { row in
+            let password: PasswordSource = if let variable: String = row[3] { .environment(variable) }
+                else if let file: String = row[4] { .file(file) } else { .netrc }
+            return StoredRemote(
+                remote: Remote(name: row[0], url: row[1], username: row[2], password: password),
+                vCardVersion: row[5], syncToken: row[6])
+        }
+    }
+
+    static func insert(_ remote: Remote, vCardVersion: String, _ db: Database) throws {
+        var variable: String?, file: String?
+        switch remote.password {
+        case .environment(let name): variable = name
+        case .file(let path): file = path
+        case .netrc: break
+        }
+        try db.execute(sql: """
+            INSERT INTO remote (id, name, url, username, passwordEnv, passwordFile, vcardVersion, addedAt)
+            VALUES (1, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [remote.name, remote.url, remote.username, variable, file, vCardVersion,
+                             Timestamp.string(from: Date())])
+    }
+
+    /// Forgets the remote and every card's sync record; contacts and
+    /// conflicts stay.
+    static func deleteRemote(_ db: Database) throws {
+        try db.execute(sql: "DELETE FROM remote; DELETE FROM syncedCard")
+    }
+
+    static func setSyncToken(_ token: String?, _ db: Database) throws {
+        try db.execute(sql: "UPDATE remote SET syncToken = ?, lastSyncedAt = ?",
+                       arguments: [token, Timestamp.string(from: Date())])
+    }
+
+    // MARK: - Synced cards
+
+    static func card(href: String, _ db: Database) throws -> SyncedCard? {
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT contactId, href, etag, revision, base FROM syncedCard WHERE href = ?"),
+                         arguments: [href]).map(SyncedCard.init)
+    }
+
+    static func card(contactId: String, _ db: Database) throws -> SyncedCard? {
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT contactId, href, etag, revision, base FROM syncedCard WHERE contactId = ?"),
+                         arguments: [contactId]).map(SyncedCard.init)
+    }
+
+    /// Every synced card's ETag by href.
+    static func etags(_ db: Database) throws -> [String: String?] {
+        var etags: [String: String?] = [:]
+        try db.forEachRow("SELECT href, etag FROM syncedCard", []) { etags[$0.text(0)] = $0.optionalText(1) }
+        return etags
+    }
+
+    static func save(_ card: SyncedCard, _ db: Database) throws {
+        // A card that moved to another href, or an href that now holds
+        // another contact, leaves one row.
+        try db.cachedStatement(sql: "DELETE FROM syncedCard WHERE href = ? AND contactId <> ?")
+            .execute(arguments: [card.href, card.contactId])
+        try db.cachedStatement(sql: """
+            INSERT OR REPLACE INTO syncedCard (contactId, href, etag, revision, base) VALUES (?, ?, ?, ?, ?)
+            """).execute(arguments: [card.contactId, card.href, card.etag, card.revision, card.base])
+    }
+
+    static func deleteCard(contactId: String, _ db: Database) throws {
+        try db.cachedStatement(sql: "DELETE FROM syncedCard WHERE contactId = ?").execute(arguments: [contactId])
+    }
+
+    /// The local changes since the last sync: contacts the remote does
+    /// not hold, contacts changed after their sync, and synced cards
+    /// whose contact is gone; ids in revision order.
+    static func localChanges(_ db: Database) throws -> (new: [String], changed: [String], deleted: [String]) {
+        var new: [String] = [], changed: [String] = [], deleted: [String] = []
+        try db.forEachRow("""
+            SELECT c.id, s.contactId IS NULL FROM contact c LEFT JOIN syncedCard s ON s.contactId = c.id
+            WHERE s.contactId IS NULL OR c.revision > s.revision ORDER BY c.revision, c.id
+            """, []) { row in
+            if row.bool(1) { new.append(row.text(0)) } else { changed.append(row.text(0)) }
+        }
+        try db.forEachRow("""
+            SELECT s.contactId FROM syncedCard s WHERE NOT EXISTS (SELECT 1 FROM contact c WHERE c.id = s.contactId)
+            ORDER BY s.contactId
+            """, []) { deleted.append($0.text(0)) }
+        return (new, changed, deleted)
+    }
+
+    // MARK: - Conflicts
+
+    /// - parameter losing: the losing version's JSON, nil for a deletion.
+    static func insert(_ conflict: SyncConflict, losing: String?, _ db: Database) throws {
+        try db.execute(sql: """
+            INSERT INTO syncConflict (contactId, detectedAt, kept, properties, losing) VALUES (?, ?, ?, ?, ?)
+            """, arguments: [conflict.contactId, Timestamp.string(from: conflict.detectedAt), conflict.kept.rawValue,
+                             "[" + conflict.properties.map(JSONText.quote).joined(separator: ",") + "]", losing])
+    }
+
+    /// The conflicts with their losing versions' JSON (nil: a deletion).
+    static func conflicts(id: Int? = nil, _ db: Database) throws -> [(conflict: SyncConflict, losing: String?)] {
+        let filter = id == nil ? "" : "WHERE id = ?"
+        return try Row.fetchAll(db, sql: """
+            SELECT id, contactId, detectedAt, kept, properties, losing FROM syncConflict \(filter) ORDER BY id
+            """, arguments: StatementArguments(id.map { [$0] } ?? [])).map { row in
+            let properties = (try? JSONSerialization.jsonObject(with: Data((row[4] as String).utf8))) as? [String] ?? []
+            return (SyncConflict(
+                id: row[0], contactId: row[1], detectedAt: Timestamp.date(from: row[2]) ?? Date(timeIntervalSince1970: 0),
+                kept: SyncPreference(rawValue: row[3]) ?? .server, properties: properties, losing: nil), row[5])
+        }
+    }
+
+    /// Deletes a conflict record; false when there is none with that id.
+    static func deleteConflict(id: Int, _ db: Database) throws -> Bool {
+        try db.execute(sql: "DELETE FROM syncConflict WHERE id = ?", arguments: [id])
+        return db.changesCount > 0
+    }
+}
+
+/// The stored remote with what sync keeps of it.
+struct StoredRemote {
+    var remote: Remote
+    /// `3.0` or `4.0`.
+    var vCardVersion: String
+    var syncToken: String?
+}
+
+/// A contact as the remote holds it, as of the last sync.
+struct SyncedCard {
+    var contactId: String
+    var href: String
+    var etag: String?
+    /// The contact's revision when it last matched the server.
+    var revision: Int
+    /// The contact's JSON as last synced.
+    var base: String
+
+    init(contactId: String, href: String, etag: String?, revision: Int, base: String) {
+        (self.contactId, self.href, self.etag, self.revision, self.base) = (contactId, href, etag, revision, base)
+    }
+
+    init(_ row: Row) {
+        self.init(contactId: row[0], href: row[1], etag: row[2], revision: row[3], base: row[4])
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+
+extension ContactStore {
+    // MARK: - The remote
+
+    /// Finds the address book behind `remote.url` (the collection itself,
+    /// or a server or principal URL: RFC 6764's well-known URI,
+    /// current-user-principal, addressbook-home-set) and stores it as this
+    /// database's one remote. The password is read from its source to
+    /// discover, and never stored.
+    ///
+    /// - parameter addressBook: the address book's name or last path
+    ///   segment, needed when the server has several.
+    /// - returns: the remote as stored, its URL the address book's.
+    /// - throws: `.invalidRemote` (a second remote, plain http to another
+    ///   host, several address books), `.remoteUnavailable`,
+    ///   `.remoteRefusedCredentials`; nothing is written.
+    @discardableResult
+    public func addRemote(_ remote: Remote, addressBook: String? = nil) throws -> Remote {
+        if let existing = try self.remote() {
+            throw Self.secondRemote(existing)
+        }
+        guard !remote.name.isEmpty, remote.name.allSatisfy({ !$0.isWhitespace && !$0.isNewline }) else {
+            throw ContactsDBError.invalidRemote(reason: "A remote's name must be one word without spaces (got \"\(remote.name)\").")
+        }
+        let url = try Self.remoteURL(remote.url)
+        let client = DAVClient(credentials: try Credentials.read(for: remote, host: url.host ?? ""))
+        let found = try Discovery(client: client).addressBook(from: url, named: addressBook)
+        try DAVClient.requireSecure(found.url)
+        var stored = remote
+        stored.url = found.url.absoluteString
+        try write { db in
+            if let existing = try SyncState.remote(db) { throw Self.secondRemote(existing.remote) }
+            try SyncState.insert(stored, vCardVersion: found.vCardVersion.rawValue, db)
+        }
+        return stored
+    }
+
+    /// This database's remote, if it has one.
+    public func remote() throws -> Remote? {
+        try read { db in try SyncState.remote(db)?.remote }
+    }
+
+    /// Forgets the remote and what was synced with it; the contacts and
+    /// the recorded conflicts stay.
+    ///
+    /// - throws: ``ContactsDBError/remoteNotFound(name:)``.
+    public func removeRemote(named name: String) throws {
+        try write { db in
+            guard try SyncState.remote(db)?.remote.name == name else { throw ContactsDBError.remoteNotFound(name: name) }
+            try SyncState.deleteRemote(db)
+        }
+    }
+
+    // MARK: - Syncing
+
+    /// Syncs both ways with the remote (SPEC §CardDAV sync): pulls what the
+    /// server changed since the last sync, merging with what changed here,
+    /// then pushes what changed here. A second sync with nothing changed
+    /// sends no PUT or DELETE. Two syncs of one database never run at once.
+    ///
+    /// - parameter prefer: whose value wins a property both sides changed;
+    ///   the other is kept as a ``SyncConflict``.
+    /// - parameter dryRun: count what would be pulled and pushed, reading
+    ///   the server's listing but no card, and change nothing.
+    /// - parameter progress: called with the cards done and the total.
+    /// - throws: `.remoteNotFound(nil)` without a remote,
+    ///   `.remoteUnavailable`, `.remoteRefusedCredentials`, `.invalidRemote`.
+    ///   What was stored before a failure stays stored, consistent: the
+    ///   next sync goes on from there.
+    public func sync(prefer: SyncPreference = .server, dryRun: Bool = false,
+                     progress: ((Int, Int) -> Void)? = nil) throws -> SyncReport {
+        let lock = path == ":memory:" ? nil : try DatabaseFile.Lock(beside: path, suffix: "-sync-lock", timeout: 5)
+        defer { withExtendedLifetime(lock) {} }
+        guard let stored = try read(SyncState.remote) else { throw ContactsDBError.remoteNotFound(name: nil) }
+        let url = try Self.remoteURL(stored.remote.url)
+        let client = DAVClient(credentials: try Credentials.read(for: stored.remote, host: url.host ?? ""))
+        let database = SyncDatabase(read: { body in try self.read(body) }, write: { body in try self.write(body) })
+        return try SyncSession(database: database, client: client, collection: url,
+                               version: VCardVersion(rawValue: stored.vCardVersion) ?? .v3,
+                               prefer: prefer, dryRun: dryRun, progress: progress).run(token: stored.syncToken)
+    }
+
+    // MARK: - Conflicts
+
+    /// The versions that lost a conflict, oldest first, until dismissed.
+    public func conflicts() throws -> [SyncConflict] {
+        try read { db in try SyncState.conflicts(db) }.map(Self.withLosingVersion)
+    }
+
+    /// - throws: ``ContactsDBError/conflictNotFound(id:)``.
+    public func conflict(id: Int) throws -> SyncConflict {
+        guard let found = try read({ db in try SyncState.conflicts(id: id, db) }).first else {
+            throw ContactsDBError.conflictNotFound(id: id)
+        }
+        return Self.withLosingVersion(found)
+    }
+
+    /// Forgets a conflict's losing version.
+    ///
+    /// - throws: ``ContactsDBError/conflictNotFound(id:)``.
+    public func dismissConflict(id: Int) throws {
+        try write { db in
+            guard try SyncState.deleteConflict(id: id, db) else { throw ContactsDBError.conflictNotFound(id: id) }
+        }
+    }
+
+    // MARK: - Non public
+
+    private static func withLosingVersion(_ found: (conflict: SyncConflict, losing: String?)) -> SyncConflict {
+        var conflict = found.conflict
+        conflict.losing = found.losing.flatMap { try? ContactJSON.decode(Data($0.utf8), source: "conflict").draft }
+        return conflict
+    }
+
+    private static func remoteURL(_ text: String) throws -> URL {
+        guard let url = URL(string: text) else {
+            throw ContactsDBError.invalidRemote(reason: "\"\(text)\" is not a URL; give the address book's or the server's https URL.")
+        }
+        try DAVClient.requireSecure(url)
+        return url
+    }
+
+    private static func secondRemote(_ existing: Remote) -> ContactsDBError {
+        .invalidRemote(reason: "This database already syncs with the remote \"\(existing.name)\" (\(existing.url)); a database has one remote: remove it first with `contactsdb remote remove \(existing.name)`.")
+    }
+}

@@ -1,0 +1,143 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// WebDAV requests to one server through AsyncHTTPClient: Basic
+/// credentials on every request, failures turned into
+/// ``ContactsDBError``s (69 unreachable or a server error, 77 refused
+/// credentials), redirects followed with the method kept (the HTTP
+/// client's own would turn a PROPFIND into a GET).
+final class DAVClient {
+    struct Response {
+        var url: URL
+        var status: Int
+        var headers: HTTPHeaders
+        var body: Data
+
+        var etag: String? { headers.first(name: "ETag") }
+        var isSuccess: Bool { (200..<300).contains(status) }
+    }
+
+    /// Requests in flight at once when many go out together (pushes).
+    static let concurrency = 8
+
+    private let client: HTTPClient
+    private let authorization: String?
+
+    init(credentials: Credentials?) {
+        var configuration = HTTPClient.Configuration(
+            redirectConfiguration: .disallow,
+            timeout: .init(connect: .seconds(15), read: .seconds(300)))
+        configuration.connectionPool = .init(idleTimeout: .seconds(30), concurrentHTTP1ConnectionsPerHostSoftLimit: Self.concurrency)
+        configuration.decompression = .enabled(limit: .ratio(100))
+        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        authorization = credentials.map {
+            "Basic " + Data("\($0.username):\($0.password)".utf8).base64EncodedString()
+        }
+    }
+
+    deinit {
+        try? client.syncShutdown()
+    }
+
+    /// Sends one request and waits for its answer; 401 throws
+    /// ``ContactsDBError/remoteRefusedCredentials(url:)`` and a 5xx
+    /// ``ContactsDBError/remoteUnavailable(url:reason:)``, other statuses
+    /// are the caller's to read.
+    func send(_ method: String, _ url: URL, headers: [(String, String)] = [], body: String? = nil) throws -> Response {
+        try wait(start(method, url, headers: headers, body: body))
+    }
+
+    /// Starts a request without waiting: several go out at once, each
+    /// waited for with ``wait(_:)``.
+    func start(_ method: String, _ url: URL, headers: [(String, String)] = [], body: String? = nil) -> Pending {
+        Pending(method: method, url: url, headers: headers, body: body, future: execute(method, url, headers, body))
+    }
+
+    struct Pending {
+        var method: String, url: URL, headers: [(String, String)], body: String?
+        var future: EventLoopFuture<HTTPClient.Response>
+    }
+
+    func wait(_ pending: Pending) throws -> Response {
+        var pending = pending
+        for _ in 0..<5 {
+            let response: HTTPClient.Response
+            do {
+                response = try pending.future.wait()
+            } catch let error as ContactsDBError {
+                throw error
+            } catch {
+                throw ContactsDBError.remoteUnavailable(url: pending.url.absoluteString, reason: Self.describe(error))
+            }
+            let status = Int(response.status.code)
+            if [301, 302, 307, 308].contains(status), let location = response.headers.first(name: "Location"),
+               let next = URL(string: location, relativeTo: pending.url)?.absoluteURL {
+                try Self.requireSecure(next)
+                pending.url = next
+                pending.future = execute(pending.method, next, pending.headers, pending.body)
+                continue
+            }
+            if status == 401 { throw ContactsDBError.remoteRefusedCredentials(url: pending.url.absoluteString) }
+            if status >= 500 {
+                throw ContactsDBError.remoteUnavailable(
+                    url: pending.url.absoluteString, reason: "it answered \(pending.method) with \(status) \(response.status.reasonPhrase)")
+            }
+            let body = response.body.map { Data($0.readableBytesView) } ?? Data()
+            return Response(url: pending.url, status: status, headers: response.headers, body: body)
+        }
+        throw ContactsDBError.remoteUnavailable(url: pending.url.absoluteString, reason: "it redirected too many times")
+    }
+
+    /// Refuses plain http to anything but this machine: credentials and
+    /// contacts never cross a network in clear.
+    static func requireSecure(_ url: URL) throws {
+        guard let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased(), !host.isEmpty else {
+            throw ContactsDBError.invalidRemote(reason: "\"\(url.absoluteString)\" is not an http or https URL; give the address book's or the server's https URL.")
+        }
+        switch scheme {
+        case "https": return
+        case "http" where isLoopback(host): return
+        case "http":
+            throw ContactsDBError.invalidRemote(reason: "Plain http is refused for \(host), which is not this machine; use https.")
+        default:
+            throw ContactsDBError.invalidRemote(reason: "\"\(url.absoluteString)\" is not an http or https URL; give the address book's or the server's https URL.")
+        }
+    }
+
+    static func isLoopback(_ host: String) -> Bool {
+        let host = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        return host == "localhost" || host == "::1" || host.hasPrefix("127.")
+    }
+
+    // MARK: - Non public
+
+    private func execute(_ method: String, _ url: URL, _ headers: [(String, String)], _ body: String?) -> EventLoopFuture<HTTPClient.Response> {
+        do {
+            var all = HTTPHeaders(headers)
+            if let authorization { all.add(name: "Authorization", value: authorization) }
+            if body != nil, !all.contains(name: "Content-Type") {
+                all.add(name: "Content-Type", value: "application/xml; charset=utf-8")
+            }
+            let request = try HTTPClient.Request(
+                url: url.absoluteString, method: HTTPMethod(rawValue: method), headers: all, body: body.map { .string($0) })
+            return client.execute(request: request)
+        } catch {
+            return client.eventLoopGroup.next().makeFailedFuture(error)
+        }
+    }
+
+    private static func describe(_ error: Error) -> String {
+        let text = String(describing: error)
+        if text.localizedCaseInsensitiveContains("refused") { return "the connection was refused" }
+        if text.localizedCaseInsensitiveContains("timeout") { return "it did not answer in time" }
+        return "it cannot be reached (\(text))"
+    }
+}
+
+/// A username and the password read for this sync.
+struct Credentials {
+    var username: String
+    var password: String
+}

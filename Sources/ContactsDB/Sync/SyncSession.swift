@@ -1,0 +1,410 @@
+import Crypto
+import Foundation
+import GRDB
+
+/// The database as a sync reads and writes it: each write one transaction
+/// that advances the change counter, errors mapped as every write's are.
+struct SyncDatabase {
+    var read: ((Database) throws -> Void) throws -> Void
+    var write: ((Database) throws -> Void) throws -> Void
+}
+
+/// One two-way sync with the remote (SPEC §CardDAV sync).
+///
+/// Pull first: the members changed since the stored sync-token (RFC
+/// 6578), or every member's ETag where the server keeps no token or
+/// forgot ours; the cards whose ETag differs from the one stored,
+/// fetched by addressbook-multiget a batch at a time, each batch applied
+/// in one transaction (a new card added, a changed one replacing an
+/// unchanged contact or merged with a changed one, a removed one deleting
+/// an unchanged contact); the new token stored last. Then push: the
+/// contacts changed after their last sync, PUT with If-Match (If-None-Match:
+/// * for a card the server never had), and the deletions, DELETE with
+/// If-Match, a batch at a time, each batch's outcome stored in one
+/// transaction.
+///
+/// Killed at any moment, the next run finds each card in one of the
+/// states above: a card the server already has is known by its ETag or by
+/// its UID, so nothing is added twice; a change not yet recorded as
+/// synced is still newer than its record, so nothing is lost.
+final class SyncSession {
+    private let database: SyncDatabase
+    private let client: DAVClient
+    private let collection: URL
+    private let version: VCardVersion
+    private let prefer: SyncPreference
+    private let dryRun: Bool
+    private let progress: ((Int, Int) -> Void)?
+    private var report = SyncReport()
+    private var done = 0, total = 0
+
+    /// Cards fetched by one addressbook-multiget, and contacts pushed
+    /// before their outcome is stored.
+    static let batchSize = 100
+
+    init(database: SyncDatabase, client: DAVClient, collection: URL, version: VCardVersion, prefer: SyncPreference,
+         dryRun: Bool, progress: ((Int, Int) -> Void)?) {
+        self.database = database
+        self.client = client
+        self.collection = collection
+        self.version = version
+        self.prefer = prefer
+        self.dryRun = dryRun
+        self.progress = progress
+    }
+
+    func run(token: String?) throws -> SyncReport {
+        try pull(token: token)
+        try push()
+        return report
+    }
+
+    // MARK: - Pulling
+
+    private struct Listing {
+        var members: [(href: String, etag: String?)] = []
+        var removed: [String] = []
+        /// Whether `members` is every member, so that a known card not
+        /// among them was removed.
+        var isComplete = false
+        var token: String?
+    }
+
+    private func pull(token: String?) throws {
+        var listing = try list(since: token)
+        var known: [String: String?] = [:]
+        try database.read { db in known = try SyncState.etags(db) }
+        if listing.isComplete {
+            let present = Set(listing.members.map(\.href))
+            listing.removed = known.keys.filter { !present.contains($0) }.sorted()
+        }
+        let wanted = listing.members.filter { member in
+            guard let stored = known[member.href] else { return true }
+            return member.etag == nil || stored != member.etag
+        }
+        let removed = listing.removed.filter { known[$0] != nil }
+        if dryRun {
+            report.pulled.new = wanted.filter { known[$0.href] == nil }.count
+            report.pulled.changed = wanted.count - report.pulled.new
+            report.pulled.deleted = removed.count
+            return
+        }
+        total = wanted.count
+        try pullCards(wanted.map(\.href))
+        let finalToken = listing.token
+        try database.write { db in
+            for href in removed { try self.remove(href: href, db) }
+            try SyncState.setSyncToken(finalToken, db)
+        }
+    }
+
+    /// The members changed since `token` (sync-collection), or all of them
+    /// (sync-collection from scratch, else a PROPFIND of their ETags).
+    private func list(since token: String?) throws -> Listing {
+        if let listing = try syncCollection(since: token) { return listing }
+        if token != nil, let listing = try syncCollection(since: nil) { return listing }
+        let answer = try client.send("PROPFIND", collection, headers: [("Depth", "1")],
+                                     body: DAVXML.propfind(["d:getetag", "d:resourcetype"]))
+        guard answer.status == 207 else { throw unexpected(answer, doing: "listing the address book") }
+        var listing = Listing(isComplete: true)
+        for response in try DAVXML.multistatus(answer.body, from: answer.url).responses {
+            guard let href = path(response.href), href != collection.path, href + "/" != collection.path,
+                  response.property("resourcetype")?.child("collection") == nil
+            else { continue }
+            listing.members.append((href, response.property("getetag")?.trimmedText))
+        }
+        return listing
+    }
+
+    /// nil when the server keeps no sync-token, or refuses this one.
+    private func syncCollection(since token: String?) throws -> Listing? {
+        var listing = Listing(isComplete: token == nil, token: token)
+        // A server may answer in parts (507 on the collection itself).
+        for _ in 0..<10_000 {
+            let answer = try client.send("REPORT", collection, headers: [("Depth", "1")],
+                                         body: DAVXML.syncCollection(token: listing.token))
+            guard answer.status == 207 else { return nil }
+            let status = try DAVXML.multistatus(answer.body, from: answer.url)
+            guard let next = status.syncToken, !next.isEmpty else { return nil }
+            var isTruncated = false
+            for response in status.responses {
+                guard let href = path(response.href) else { continue }
+                if href == collection.path || href + "/" == collection.path {
+                    isTruncated = isTruncated || response.status == 507
+                } else if response.status == 404 {
+                    listing.removed.append(href)
+                } else {
+                    listing.members.append((href, response.property("getetag")?.trimmedText))
+                }
+            }
+            listing.token = next
+            if !isTruncated { break }
+        }
+        return listing
+    }
+
+    /// Fetches the cards at `hrefs` a batch at a time and stores each
+    /// batch in one transaction; an href the server no longer holds is a
+    /// removed card.
+    private func pullCards(_ hrefs: [String]) throws {
+        for start in stride(from: 0, to: hrefs.count, by: Self.batchSize) {
+            let batch = Array(hrefs[start..<min(start + Self.batchSize, hrefs.count)])
+            let cards = try fetch(batch)
+            try database.write { db in
+                let writer = try ContactWriter(db)
+                for href in batch {
+                    if let card = cards[href] {
+                        try self.apply(href: href, etag: card.etag, vCard: card.data, writer, db)
+                    } else {
+                        try self.remove(href: href, db)
+                    }
+                }
+            }
+            done += batch.count
+            progress?(done, total)
+        }
+    }
+
+    /// The cards at `hrefs` by href, with their ETags; a missing one is
+    /// left out.
+    private func fetch(_ hrefs: [String]) throws -> [String: (etag: String?, data: Data)] {
+        let answer = try client.send("REPORT", collection, headers: [("Depth", "1")],
+                                     body: DAVXML.multiget(hrefs.map(encodedPath)))
+        guard answer.status == 207 else { throw unexpected(answer, doing: "fetching cards") }
+        var cards: [String: (etag: String?, data: Data)] = [:]
+        for response in try DAVXML.multistatus(answer.body, from: answer.url).responses {
+            guard let href = path(response.href), let data = response.property("address-data")?.text else { continue }
+            cards[href] = (response.property("getetag")?.trimmedText, Data(data.utf8))
+        }
+        return cards
+    }
+
+    /// Stores a card the server holds: a new contact, a replacement of a
+    /// contact unchanged here, or a merge with one changed here.
+    private func apply(href: String, etag: String?, vCard: Data, _ writer: ContactWriter, _ db: Database) throws {
+        var server: ContactDraft
+        do {
+            server = try ImportedCard.draft(vCard: vCard, source: href)
+        } catch let error as ContactsDBError {
+            report.skipped.append("\(href): \(error.localizedDescription)")
+            return
+        }
+        let synced = try SyncState.card(href: href, db)
+        var id = synced?.contactId ?? server.id ?? Self.stem(href)
+        if synced == nil, let other = try SyncState.card(contactId: id, db), other.href != href {
+            // Two cards with one UID: the second becomes a contact of its own.
+            id += "#" + Self.stem(href)
+        }
+        server.id = id
+        let revision = try ChangeLog.revision(db)
+        let now = Date()
+        var card = SyncedCard(contactId: id, href: href, etag: etag, revision: revision, base: server.jsonText)
+        guard let stored = try ContactReader.stored(ids: [id], db).first,
+              let local = try ContactReader.withChildren([stored], db).first
+        else {
+            _ = try writer.insert(server, at: href, now: Timestamp.string(from: now))
+            if synced != nil {
+                // Deleted here, changed there: the edit wins.
+                report.pulled.changed += 1
+                try record(SyncConflict(contactId: id, detectedAt: now, kept: .server, properties: [], losing: nil), db)
+            } else {
+                report.pulled.new += 1
+            }
+            return try SyncState.save(card, db)
+        }
+        let localDraft = local.draft
+        let isChangedHere = synced.map { local.revision > $0.revision } ?? true
+        var result = server
+        if isChangedHere {
+            let base = synced.flatMap { try? ContactJSON.decode(Data($0.base.utf8), source: href).draft }
+            let merge = ContactMerge(base: base, local: localDraft, server: server, prefer: prefer)
+            result = merge.merged
+            if !merge.conflicting.isEmpty {
+                try record(SyncConflict(contactId: id, detectedAt: now, kept: prefer, properties: merge.conflicting,
+                                        losing: prefer == .server ? localDraft : server), db)
+            }
+        }
+        let isReplaced = !ContactMerge.isSame(result, localDraft)
+        if isReplaced {
+            var unusual = UnusualValues()
+            try writer.replace(pk: stored.pk, try ContactValidator.imported(result, at: href, counting: &unusual),
+                               createdAt: local.createdAt, updatedAt: now)
+            report.pulled.changed += 1
+        }
+        if !ContactMerge.isSame(result, server) {
+            // The merge holds what the server lacks: push it.
+            card.revision = synced?.revision ?? 0
+        } else if !isReplaced {
+            card.revision = local.revision
+        }
+        try SyncState.save(card, db)
+    }
+
+    /// A card the server removed: the contact goes too, unless it changed
+    /// here since the last sync (an edit beats a delete: it is pushed back).
+    private func remove(href: String, _ db: Database) throws {
+        guard let synced = try SyncState.card(href: href, db) else { return }
+        try SyncState.deleteCard(contactId: synced.contactId, db)
+        guard let stored = try ContactReader.stored(ids: [synced.contactId], db).first else { return }
+        if stored.contact.revision > synced.revision {
+            try record(SyncConflict(contactId: synced.contactId, detectedAt: Date(), kept: .local, properties: [],
+                                    losing: nil), db)
+        } else {
+            try ContactWriter.delete([stored.pk], db)
+            report.pulled.deleted += 1
+        }
+    }
+
+    private func record(_ conflict: SyncConflict, _ db: Database) throws {
+        try SyncState.insert(conflict, losing: conflict.losing?.jsonText, db)
+        report.conflicts += 1
+    }
+
+    // MARK: - Pushing
+
+    private func push() throws {
+        var changes: (new: [String], changed: [String], deleted: [String]) = ([], [], [])
+        try database.read { db in changes = try SyncState.localChanges(db) }
+        if dryRun {
+            (report.pushed.new, report.pushed.changed, report.pushed.deleted) =
+                (changes.new.count, changes.changed.count, changes.deleted.count)
+            return
+        }
+        let ids = changes.new + changes.changed
+        total = done + ids.count + changes.deleted.count
+        var retries: [String] = []
+        for start in stride(from: 0, to: ids.count, by: Self.batchSize) {
+            retries += try put(Array(ids[start..<min(start + Self.batchSize, ids.count)]))
+        }
+        for start in stride(from: 0, to: changes.deleted.count, by: Self.batchSize) {
+            retries += try delete(Array(changes.deleted[start..<min(start + Self.batchSize, changes.deleted.count)]))
+        }
+        // The server changed these since this sync listed them: pull each
+        // again (merging), then push what the merge holds once more.
+        guard !retries.isEmpty else { return }
+        var stale: [String] = []
+        try database.read { db in
+            stale = try retries.map { id in try SyncState.card(contactId: id, db)?.href ?? self.newHref(id) }
+        }
+        total += stale.count
+        try pullCards(stale)
+        try database.read { db in changes = try SyncState.localChanges(db) }
+        let again = Set(retries)
+        let ids2 = (changes.new + changes.changed).filter(again.contains)
+        for start in stride(from: 0, to: ids2.count, by: Self.batchSize) {
+            let left = try put(Array(ids2[start..<min(start + Self.batchSize, ids2.count)]))
+            report.skipped += left.map { "\($0): the server changed it again during the sync; it is pushed at the next sync" }
+        }
+    }
+
+    /// PUTs the contacts, several at once; returns the ids the server
+    /// refused because its card changed (412).
+    private func put(_ ids: [String]) throws -> [String] {
+        var outgoing: [(contact: Contact, synced: SyncedCard?, href: String, pending: DAVClient.Pending)] = []
+        try database.read { db in
+            let contacts = try ContactReader.contacts(ids: ids, db)
+            for contact in contacts {
+                let synced = try SyncState.card(contactId: contact.id, db)
+                let href = synced?.href ?? self.newHref(contact.id)
+                var headers = [("Content-Type", "text/vcard; charset=utf-8")]
+                if let synced { if let etag = synced.etag { headers.append(("If-Match", etag)) } }
+                else { headers.append(("If-None-Match", "*")) }
+                outgoing.append((contact, synced, href, client.start(
+                    "PUT", self.url(href), headers: headers, body: contact.vCard(version: self.version))))
+            }
+        }
+        var stored: [(SyncedCard, isNew: Bool)] = [], retries: [String] = []
+        for item in outgoing {
+            let answer = try client.wait(item.pending)
+            switch answer.status {
+            case 200..<300:
+                stored.append((SyncedCard(contactId: item.contact.id, href: item.href, etag: answer.etag,
+                                          revision: item.contact.revision, base: item.contact.draft.jsonText),
+                               item.synced == nil))
+            case 412, 404 where item.synced != nil:
+                retries.append(item.contact.id)
+            default:
+                report.skipped.append("\(item.contact.id): the server refused it (\(answer.status)); it is pushed again at the next sync")
+            }
+        }
+        try database.write { db in
+            for (card, isNew) in stored {
+                try SyncState.save(card, db)
+                if isNew { self.report.pushed.new += 1 } else { self.report.pushed.changed += 1 }
+            }
+        }
+        done += ids.count
+        progress?(done, total)
+        return retries
+    }
+
+    /// DELETEs the cards of contacts deleted here; returns the ids whose
+    /// card the server changed since (412), which come back.
+    private func delete(_ ids: [String]) throws -> [String] {
+        var outgoing: [(synced: SyncedCard, pending: DAVClient.Pending)] = []
+        try database.read { db in
+            for id in ids {
+                guard let synced = try SyncState.card(contactId: id, db) else { continue }
+                outgoing.append((synced, client.start(
+                    "DELETE", self.url(synced.href), headers: synced.etag.map { [("If-Match", $0)] } ?? [])))
+            }
+        }
+        var gone: [String] = [], retries: [String] = []
+        for item in outgoing {
+            let answer = try client.wait(item.pending)
+            switch answer.status {
+            case 200..<300: gone.append(item.synced.contactId); report.pushed.deleted += 1
+            case 404, 410: gone.append(item.synced.contactId)
+            case 412: retries.append(item.synced.contactId)
+            default:
+                report.skipped.append("\(item.synced.contactId): the server refused its deletion (\(answer.status)); it is tried again at the next sync")
+            }
+        }
+        try database.write { db in
+            for id in gone { try SyncState.deleteCard(contactId: id, db) }
+        }
+        done += ids.count
+        progress?(done, total)
+        return retries
+    }
+
+    // MARK: - Hrefs
+
+    /// Where a contact the server never had goes: its id as the file name
+    /// where the id is a plain name, else a digest of it, so that a rerun
+    /// after a crash picks the same href.
+    private func newHref(_ id: String) -> String {
+        let plain = id.count <= 64 && id.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }
+        let name = plain ? id : SHA256.hash(data: Data(id.utf8)).prefix(20).map { String(format: "%02x", $0) }.joined()
+        let base = collection.path.hasSuffix("/") ? collection.path : collection.path + "/"
+        return base + name + ".vcf"
+    }
+
+    /// An href as the server wrote it → its decoded path, the one key a
+    /// card is known by.
+    private func path(_ href: String) -> String? {
+        URL(string: href, relativeTo: collection)?.absoluteURL.path ?? (href.hasPrefix("/") ? href : nil)
+    }
+
+    private func encodedPath(_ path: String) -> String {
+        var components = URLComponents()
+        components.path = path
+        return components.percentEncodedPath
+    }
+
+    private func url(_ path: String) -> URL {
+        var components = URLComponents(url: collection, resolvingAgainstBaseURL: true)!
+        components.percentEncodedPath = encodedPath(path)
+        return components.url!
+    }
+
+    /// A card's name without its extension: the id of a card without UID.
+    private static func stem(_ href: String) -> String {
+        let name = (href as NSString).lastPathComponent
+        return name.hasSuffix(".vcf") ? String(name.dropLast(4)) : name
+    }
+
+    private func unexpected(_ answer: DAVClient.Response, doing what: String) -> ContactsDBError {
+        .remoteUnavailable(url: answer.url.absoluteString, reason: "it answered \(answer.status) when \(what)")
+    }
+}
