@@ -64,7 +64,11 @@ extension ContactsDBError {
     /// SPEC's exit code for each case.
     var exitCode: Int32 {
         switch self {
-        case .contactsNotFound, .photoNotFound, .groupNotFound: return 1
+        case .contactsNotFound, .photoNotFound, .groupNotFound, .remoteNotFound, .conflictNotFound: return 1
+        case .invalidRemote: return 64
+        // sysexits' EX_UNAVAILABLE and EX_NOPERM.
+        case .remoteUnavailable: return 69
+        case .remoteRefusedCredentials: return 77
         case .invalidContact, .invalidPhoto, .malformedJSON, .duplicateContactID, .groupExists, .foreignChangeToken,
              .expiredChangeToken:
             return 65

@@ -1,0 +1,75 @@
+import ArgumentParser
+import ContactsDB
+import Foundation
+
+extension ContactsDBCommand {
+    struct RemoteCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "remote",
+            abstract: "Add, list or remove the CardDAV address book this database syncs with.",
+            discussion: """
+                A database syncs with one remote. Its password is read at each use from --password-env or \
+                --password-file, else from ~/.netrc's entry for the host, and never stored in the database.
+                """,
+            subcommands: [Add.self, List.self, Remove.self])
+
+        struct Add: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                commandName: "add",
+                abstract: "Find the address book behind a URL and sync with it from now on.",
+                discussion: """
+                    URL is the address book itself, or the server's or your principal's URL, from which the \
+                    address book is found (/.well-known/carddav, current-user-principal, addressbook-home-set). \
+                    Plain http is refused except to this machine.
+                    """)
+
+            @OptionGroup var database: DatabaseOptions
+            @Argument(help: "The remote's name.") var name: String
+            @Argument(help: "The address book's, the principal's or the server's URL.") var url: String
+            @Option(help: "The username.") var username: String?
+            @Option(help: ArgumentHelp("The environment variable that holds the password.", valueName: "variable"))
+            var passwordEnv: String?
+            @Option(help: ArgumentHelp("A file that holds the password (a trailing newline is not part of it).",
+                                       valueName: "path"))
+            var passwordFile: String?
+            @Option(help: ArgumentHelp("The address book's name, when the server has several.", valueName: "name"))
+            var addressbook: String?
+
+            func validate() throws {
+                if passwordEnv != nil, passwordFile != nil {
+                    throw ValidationError("Please give --password-env or --password-file, not both.")
+                }
+            }
+
+            func run() throws {
+                let password: PasswordSource = passwordEnv.map { .environment($0) } ?? passwordFile.map { .file($0) } ?? .netrc
+                let remote = try database.openStore().addRemote(
+                    Remote(name: name, url: url, username: username, password: password), addressBook: addressbook)
+                print("Added the remote \"\(remote.name)\": \(remote.url)")
+            }
+        }
+
+        struct List: ParsableCommand {
+            static let configuration = CommandConfiguration(commandName: "list", abstract: "Show the remote's name and URL.")
+            @OptionGroup var database: DatabaseOptions
+
+            func run() throws {
+                if let remote = try database.openStore().remote() {
+                    print("\(remote.name)\t\(remote.url)")
+                }
+            }
+        }
+
+        struct Remove: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                commandName: "remove", abstract: "Stop syncing with the remote; the contacts stay.")
+            @OptionGroup var database: DatabaseOptions
+            @Argument(help: "The remote's name.") var name: String
+
+            func run() throws {
+                try database.openStore().removeRemote(named: name)
+                print("Removed the remote \"\(name)\".")
+            }
+        }
+    }
+}
