@@ -1,0 +1,152 @@
+import ContactsDBTestSupport
+import Foundation
+import Testing
+
+/// Real CardDAV servers and a second client for the sync tests, from the
+/// Python that `.ci/run` installs them into (`.build-python`): Radicale,
+/// which checks passwords, and Xandikos, each started by
+/// `Tests/Sync/davserver.py` on 127.0.0.1 on a free port and stopped by
+/// its pid; vdirsyncer as a second device.
+enum DAVPeers {
+    static let root = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let python = root.appendingPathComponent(".build-python/bin/python3").path
+
+    /// Whether the peers are installed. Where they are not, the sync tests
+    /// do not run, unless CONTACTSDB_REQUIRE_DAV is set (as `.ci/run`
+    /// sets it), where they fail.
+    static var isAvailable: Bool {
+        FileManager.default.isExecutableFile(atPath: python)
+            || ProcessInfo.processInfo.environment["CONTACTSDB_REQUIRE_DAV"] != nil
+    }
+
+    /// Runs a program to its end; its output as text.
+    @discardableResult
+    static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
+                    expecting status: Int32? = 0) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = out
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self)
+        if let status, process.terminationStatus != status {
+            Issue.record("\(executable) \(arguments.joined(separator: " ")) exited \(process.terminationStatus):\n\(text)")
+        }
+        return text
+    }
+}
+
+/// One server with one empty address book, stopped when released.
+final class DAVServer {
+    enum Kind: String { case radicale, xandikos }
+
+    let kind: Kind
+    let folder: String
+    let pid: Int32
+    let root: String
+    let addressBook: String
+    static let user = "alice"
+    static let password = "correct horse battery"
+
+    init(_ kind: Kind, in directory: TemporaryDirectory) throws {
+        self.kind = kind
+        folder = directory.path(kind.rawValue)
+        let output = try DAVPeers.run(DAVPeers.python, [
+            DAVPeers.root.appendingPathComponent("Tests/Sync/davserver.py").path, "start", kind.rawValue, folder,
+            "--user", Self.user, "--password", Self.password,
+        ])
+        let line = output.split(separator: "\n").last.map(String.init) ?? ""
+        guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+              let pid = object["pid"] as? Int, let root = object["root"] as? String,
+              let addressBook = object["addressbook"] as? String
+        else { throw ServerError(output: output) }
+        self.pid = Int32(pid)
+        self.root = root
+        self.addressBook = addressBook
+    }
+
+    struct ServerError: Error, CustomStringConvertible {
+        var output: String
+        var description: String { "the server did not start: \(output)" }
+    }
+
+    func stop() {
+        _ = try? DAVPeers.run(DAVPeers.python, [
+            DAVPeers.root.appendingPathComponent("Tests/Sync/davserver.py").path, "stop", String(pid)])
+    }
+
+    deinit { stop() }
+
+    /// The PUT and DELETE requests the server logged so far.
+    var writes: Int {
+        let log = (try? String(contentsOfFile: folder + "/server.log", encoding: .utf8)) ?? ""
+        return log.split(separator: "\n").filter { line in
+            ["PUT", "DELETE"].contains { line.contains("\"\($0) ") || line.contains("] \($0) request") }
+        }.count
+    }
+}
+
+/// vdirsyncer syncing the server's address book with a folder of .vcf
+/// files: another device editing the same collection.
+struct Vdirsyncer {
+    let config: String
+    let folder: String
+
+    init(server: DAVServer, in directory: TemporaryDirectory) throws {
+        folder = directory.path("vdir")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        config = directory.write("vdirsyncer.conf", """
+            [general]
+            status_path = "\(directory.path("vdirsyncer-status"))/"
+
+            [pair contacts]
+            a = "server"
+            b = "folder"
+            collections = null
+            conflict_resolution = "a wins"
+
+            [storage server]
+            type = "carddav"
+            url = "\(server.addressBook)"
+            username = "\(DAVServer.user)"
+            password = "\(DAVServer.password)"
+
+            [storage folder]
+            type = "filesystem"
+            path = "\(folder)/"
+            fileext = ".vcf"
+            """)
+        try run(["discover"])
+    }
+
+    func sync() throws { try run(["sync"]) }
+
+    private func run(_ arguments: [String]) throws {
+        let executable = (DAVPeers.python as NSString).deletingLastPathComponent + "/vdirsyncer"
+        try DAVPeers.run(executable, ["-c", config] + arguments)
+    }
+
+    /// The cards in the folder, by file name.
+    func cards() throws -> [String: String] {
+        var cards: [String: String] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder) where name.hasSuffix(".vcf") {
+            cards[name] = try String(contentsOfFile: folder + "/" + name, encoding: .utf8)
+        }
+        return cards
+    }
+
+    func write(_ name: String, _ card: String) throws {
+        try Data(card.utf8).write(to: URL(fileURLWithPath: folder + "/" + name))
+    }
+
+    func remove(_ name: String) throws {
+        try FileManager.default.removeItem(atPath: folder + "/" + name)
+    }
+}

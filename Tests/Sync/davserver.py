@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+"""Starts a real CardDAV server on 127.0.0.1 for the sync tests, and stops it.
+
+  davserver.py start radicale|xandikos DIR [--user U --password P]
+      starts the server with its data in DIR, on a free port, with one
+      empty address book; prints {"pid", "port", "root", "addressbook"} as
+      JSON and exits, leaving the server running in its own session.
+      Radicale checks the password (a plain htpasswd file); Xandikos takes
+      no credentials.
+  davserver.py stop PID
+      stops the server with that pid and waits for it.
+
+Run with the Python whose bin/ holds radicale and xandikos (.ci/run makes
+one in .build-python).
+"""
+import base64
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+MKCOL = b"""<?xml version="1.0" encoding="utf-8"?>
+<d:mkcol xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:carddav"><d:set><d:prop>
+<d:resourcetype><d:collection/><c:addressbook/></d:resourcetype><d:displayname>Contacts</d:displayname>
+</d:prop></d:set></d:mkcol>"""
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def tool(name):
+    path = os.path.join(os.path.dirname(sys.executable), name)
+    return path if os.path.exists(path) else name
+
+
+def request(method, url, user, password, body=None, content_type="application/xml"):
+    req = urllib.request.Request(url, data=body, method=method)
+    if user is not None:
+        token = base64.b64encode(f"{user}:{password}".encode()).decode()
+        req.add_header("Authorization", "Basic " + token)
+    if body is not None:
+        req.add_header("Content-Type", content_type)
+    try:
+        with urllib.request.urlopen(req, timeout=10) as response:
+            return response.status
+    except urllib.error.HTTPError as error:
+        return error.code
+
+
+def wait_for(port, process, log):
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        if process.poll() is not None:
+            sys.exit(f"the server exited at start:\n{open(log).read()}")
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return
+        except OSError:
+            time.sleep(0.05)
+    sys.exit("the server did not answer within 30 s")
+
+
+def start(kind, folder, user, password):
+    os.makedirs(folder, exist_ok=True)
+    port = free_port()
+    log = os.path.join(folder, "server.log")
+    if kind == "radicale":
+        users = os.path.join(folder, "users")
+        with open(users, "w") as f:
+            f.write(f"{user}:{password}\n")
+        config = os.path.join(folder, "config")
+        with open(config, "w") as f:
+            f.write(f"""[server]
+hosts = 127.0.0.1:{port}
+[auth]
+type = htpasswd
+htpasswd_filename = {users}
+htpasswd_encryption = plain
+delay = 0
+[rights]
+type = owner_only
+[storage]
+filesystem_folder = {os.path.join(folder, "collections")}
+[logging]
+level = info
+""")
+        command = [tool("radicale"), "--config", config]
+    elif kind == "xandikos":
+        command = [tool("xandikos"), "serve", "--defaults", "-d", os.path.join(folder, "data"),
+                   "-l", "127.0.0.1", "-p", str(port)]
+    else:
+        sys.exit(f"unknown server {kind}")
+    with open(log, "w") as out:
+        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                   start_new_session=True)
+    wait_for(port, process, log)
+    root = f"http://127.0.0.1:{port}/"
+    if kind == "radicale":
+        addressbook = f"{root}{user}/contacts/"
+        status = request("MKCOL", addressbook, user, password, MKCOL)
+        if status != 201:
+            sys.exit(f"MKCOL {addressbook} answered {status}")
+    else:
+        addressbook = f"{root}user/contacts/addressbook/"
+    print(json.dumps({"pid": process.pid, "port": port, "root": root, "addressbook": addressbook}))
+
+
+def stop(pid):
+    try:
+        os.kill(pid, signal.SIGTERM)
+    except ProcessLookupError:
+        return
+    deadline = time.time() + 10
+    while time.time() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return
+        try:
+            if os.waitpid(pid, os.WNOHANG)[0] == pid:
+                return
+        except ChildProcessError:
+            pass
+        time.sleep(0.05)
+    os.kill(pid, signal.SIGKILL)
+
+
+def main(argv):
+    if len(argv) >= 3 and argv[0] == "start":
+        user = argv[argv.index("--user") + 1] if "--user" in argv else "user"
+        password = argv[argv.index("--password") + 1] if "--password" in argv else "password"
+        start(argv[1], argv[2], user, password)
+    elif len(argv) == 2 and argv[0] == "stop":
+        stop(int(argv[1]))
+    else:
+        sys.exit(__doc__)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

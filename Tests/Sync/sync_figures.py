@@ -1,0 +1,146 @@
+#!/usr/bin/env python3
+"""Times contactsdb's sync beside vdirsyncer's against one Radicale.
+
+  sync_figures.py CONTACTSDB [--cards N] [--runs R]
+
+Starts Radicale on 127.0.0.1 with an address book of N generated cards
+(default 10,000, written into its storage before the first request), then,
+R times (default 3) each: a first sync of all N cards into an empty
+contactsdb database, and vdirsyncer's into an empty folder; then R times:
+10 cards changed on the server by PUT, then contactsdb's incremental sync
+and vdirsyncer's. Prints each run and the medians. Checks that each first
+sync brought all N cards. Not part of the tests: figures for reading.
+
+Run with the Python of .build-python, which has Radicale and vdirsyncer.
+"""
+import base64
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+USER, PASSWORD = "user", "password"
+
+
+def main():
+    args = sys.argv[1:]
+    if not args:
+        sys.exit(__doc__)
+    binary = os.path.abspath(args[0])
+    option = lambda name, default: int(args[args.index(name) + 1]) if name in args else default
+    cards, runs = option("--cards", 10000), option("--runs", 3)
+    with tempfile.TemporaryDirectory(prefix="contactsdb-figures-") as folder:
+        server = json.loads(subprocess.check_output(
+            [sys.executable, os.path.join(HERE, "davserver.py"), "start", "radicale", os.path.join(folder, "server"),
+             "--user", USER, "--password", PASSWORD]))
+        try:
+            measure(binary, folder, server, cards, runs)
+        finally:
+            subprocess.run([sys.executable, os.path.join(HERE, "davserver.py"), "stop", str(server["pid"])])
+
+
+def timed(command, env=None):
+    started = time.perf_counter()
+    result = subprocess.run(command, capture_output=True, text=True, env=env)
+    elapsed = time.perf_counter() - started
+    if result.returncode != 0:
+        sys.exit(f"{' '.join(command)} exited {result.returncode}: {result.stderr}{result.stdout}")
+    return elapsed, result.stdout
+
+
+def vdirsyncer_config(folder, name, url):
+    config = os.path.join(folder, f"{name}.conf")
+    with open(config, "w") as f:
+        f.write(f"""[general]
+status_path = "{folder}/{name}-status/"
+[pair contacts]
+a = "server"
+b = "folder"
+collections = null
+conflict_resolution = "a wins"
+[storage server]
+type = "carddav"
+url = "{url}"
+username = "{USER}"
+password = "{PASSWORD}"
+[storage folder]
+type = "filesystem"
+path = "{folder}/{name}-cards/"
+fileext = ".vcf"
+""")
+    os.makedirs(f"{folder}/{name}-cards", exist_ok=True)
+    return config
+
+
+def put(url, text):
+    request = urllib.request.Request(url, data=text.encode(), method="PUT")
+    request.add_header("Authorization", "Basic " + base64.b64encode(f"{USER}:{PASSWORD}".encode()).decode())
+    request.add_header("Content-Type", "text/vcard; charset=utf-8")
+    urllib.request.urlopen(request, timeout=30).read()
+
+
+def measure(binary, folder, server, count, runs):
+    vdirsyncer = os.path.join(os.path.dirname(sys.executable), "vdirsyncer")
+    env = dict(os.environ, SYNC_PASSWORD=PASSWORD)
+    source = os.path.join(folder, "source.sqlite")
+    subprocess.run([binary, "--db", source, "init", "--no-seed"], check=True, capture_output=True)
+    generated = os.path.join(folder, "generated.json")
+    with open(generated, "w") as f:
+        f.write(subprocess.check_output([binary, "generate", "--contacts", str(count), "--seed", "3"], text=True))
+    subprocess.run([binary, "--db", source, "import", generated], check=True, capture_output=True)
+    exported = os.path.join(folder, "exported")
+    subprocess.run([binary, "--db", source, "export", "--format", "vcard", "--vcard-version", "3.0",
+                    "--directory", exported], check=True, capture_output=True)
+    collection = os.path.join(folder, "server", "collections", "collection-root", USER, "contacts")
+    names = sorted(os.listdir(exported))
+    for name in names:
+        shutil.copy(os.path.join(exported, name), collection)
+
+    firsts = {"contactsdb": [], "vdirsyncer": []}
+    for run in range(runs):
+        db = os.path.join(folder, f"first{run}.sqlite")
+        subprocess.run([binary, "--db", db, "init", "--no-seed"], check=True, capture_output=True)
+        subprocess.run([binary, "--db", db, "remote", "add", "home", server["addressbook"], "--username", USER,
+                        "--password-env", "SYNC_PASSWORD"], check=True, capture_output=True, env=env)
+        seconds, report = timed([binary, "--db", db, "sync"], env)
+        if not report.startswith(f"pulled: {count} new"):
+            sys.exit(f"the first sync reported {report!r}")
+        firsts["contactsdb"].append(seconds)
+        config = vdirsyncer_config(folder, f"first{run}", server["addressbook"])
+        timed([vdirsyncer, "-c", config, "discover"])
+        seconds, _ = timed([vdirsyncer, "-c", config, "sync"])
+        got = len(os.listdir(f"{folder}/first{run}-cards"))
+        if got != count:
+            sys.exit(f"vdirsyncer brought {got} cards")
+        firsts["vdirsyncer"].append(seconds)
+        print(f"first sync of {count} cards, run {run + 1}: contactsdb {firsts['contactsdb'][-1]:.2f} s, "
+              f"vdirsyncer {seconds:.2f} s", flush=True)
+
+    incrementals = {"contactsdb": [], "vdirsyncer": []}
+    db, config = os.path.join(folder, "first0.sqlite"), os.path.join(folder, "first0.conf")
+    for run in range(runs):
+        for name in names[run * 10:run * 10 + 10]:
+            text = open(os.path.join(exported, name), encoding="utf-8").read()
+            put(server["addressbook"] + name, text.replace("END:VCARD", f"NOTE:changed in run {run}\r\nEND:VCARD"))
+        seconds, report = timed([binary, "--db", db, "sync"], env)
+        if not report.startswith("pulled: 0 new, 10 changed"):
+            sys.exit(f"the incremental sync reported {report!r}")
+        incrementals["contactsdb"].append(seconds)
+        seconds, _ = timed([vdirsyncer, "-c", config, "sync"])
+        incrementals["vdirsyncer"].append(seconds)
+        print(f"incremental sync of 10 changes, run {run + 1}: contactsdb {incrementals['contactsdb'][-1]:.2f} s, "
+              f"vdirsyncer {seconds:.2f} s", flush=True)
+
+    for label, figures in (("first sync", firsts), ("incremental sync", incrementals)):
+        ours, theirs = statistics.median(figures["contactsdb"]), statistics.median(figures["vdirsyncer"])
+        print(f"median {label}: contactsdb {ours:.2f} s, vdirsyncer {theirs:.2f} s, ratio {theirs / ours:.1f}x")
+
+
+if __name__ == "__main__":
+    main()
