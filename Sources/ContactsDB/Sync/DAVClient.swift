@@ -29,7 +29,10 @@ final class DAVClient {
         var configuration = HTTPClient.Configuration(
             redirectConfiguration: .disallow,
             timeout: .init(connect: .seconds(15), read: .seconds(300)))
-        configuration.connectionPool = .init(idleTimeout: .seconds(30), concurrentHTTP1ConnectionsPerHostSoftLimit: Self.concurrency)
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = Self.concurrency
+        // A refused connection fails the sync at once (69) instead of after
+        // the connect timeout's retries; a sync resumes where it stopped.
+        configuration.connectionPool.retryConnectionEstablishment = false
         configuration.decompression = .enabled(limit: .ratio(100))
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         authorization = credentials.map {
@@ -108,7 +111,9 @@ final class DAVClient {
 
     static func isLoopback(_ host: String) -> Bool {
         let host = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
-        return host == "localhost" || host == "::1" || host.hasPrefix("127.")
+        let octets = host.split(separator: ".", omittingEmptySubsequences: false)
+        let isLoopbackIPv4 = octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
+        return host == "localhost" || host == "::1" || isLoopbackIPv4
     }
 
     // MARK: - Non public
