@@ -89,13 +89,17 @@ final class SyncSession {
             report.pulled.deleted = removed.count
             return
         }
+        // Removals first: a card the server moved to another href comes
+        // back as the same contact, not as a second one.
+        if !removed.isEmpty {
+            try database.write { db in
+                for href in removed { try self.remove(href: href, db) }
+            }
+        }
         total = wanted.count
         try pullCards(wanted.map(\.href))
         let finalToken = listing.token
-        try database.write { db in
-            for href in removed { try self.remove(href: href, db) }
-            try SyncState.setSyncToken(finalToken, db)
-        }
+        try database.write { db in try SyncState.setSyncToken(finalToken, db) }
     }
 
     /// The members changed since `token` (sync-collection), or all of them
@@ -143,18 +147,29 @@ final class SyncSession {
         return listing
     }
 
+    /// A card as fetched and read: its ETag and its draft, or why it
+    /// cannot be read.
+    private typealias FetchedCard = (etag: String?, draft: Result<ContactDraft, ContactsDBError>)
+
     /// Fetches the cards at `hrefs` a batch at a time and stores each
     /// batch in one transaction; an href the server no longer holds is a
-    /// removed card.
+    /// removed card. The next batch is on its way while one is stored,
+    /// and a batch's cards are read on two threads.
     private func pullCards(_ hrefs: [String]) throws {
-        for start in stride(from: 0, to: hrefs.count, by: Self.batchSize) {
-            let batch = Array(hrefs[start..<min(start + Self.batchSize, hrefs.count)])
-            let cards = try fetch(batch)
+        let batches = stride(from: 0, to: hrefs.count, by: Self.batchSize).map {
+            Array(hrefs[$0..<min($0 + Self.batchSize, hrefs.count)])
+        }
+        var next = batches.first.map(startFetch)
+        for (index, batch) in batches.enumerated() {
+            guard let pending = next else { break }
+            let answer = try client.wait(pending)
+            next = index + 1 < batches.count ? startFetch(batches[index + 1]) : nil
+            let cards = try Self.read(try cards(in: answer))
             try database.write { db in
                 let writer = try ContactWriter(db)
                 for href in batch {
                     if let card = cards[href] {
-                        try self.apply(href: href, etag: card.etag, vCard: card.data, writer, db)
+                        try self.apply(href: href, etag: card.etag, card.draft, writer, db)
                     } else {
                         try self.remove(href: href, db)
                     }
@@ -165,27 +180,45 @@ final class SyncSession {
         }
     }
 
-    /// The cards at `hrefs` by href, with their ETags; a missing one is
-    /// left out.
-    private func fetch(_ hrefs: [String]) throws -> [String: (etag: String?, data: Data)] {
-        let answer = try client.send("REPORT", collection, headers: [("Depth", "1")],
-                                     body: DAVXML.multiget(hrefs.map(encodedPath)))
+    private func startFetch(_ hrefs: [String]) -> DAVClient.Pending {
+        client.start("REPORT", collection, headers: [("Depth", "1")], body: DAVXML.multiget(hrefs.map(encodedPath)))
+    }
+
+    /// An addressbook-multiget's cards by href, with their ETags; a missing
+    /// one is left out.
+    private func cards(in answer: DAVClient.Response) throws -> [(href: String, etag: String?, data: Data)] {
         guard answer.status == 207 else { throw unexpected(answer, doing: "fetching cards") }
-        var cards: [String: (etag: String?, data: Data)] = [:]
-        for response in try DAVXML.multistatus(answer.body, from: answer.url).responses {
-            guard let href = path(response.href), let data = response.property("address-data")?.text else { continue }
-            cards[href] = (response.property("getetag")?.trimmedText, Data(data.utf8))
+        return try DAVXML.multistatus(answer.body, from: answer.url).responses.compactMap { response in
+            guard let href = path(response.href), let data = response.property("address-data")?.text else { return nil }
+            return (href, response.property("getetag")?.trimmedText, Data(data.utf8))
         }
-        return cards
+    }
+
+    /// Reads cards as `import` reads them, on two threads.
+    private static func read(_ cards: [(href: String, etag: String?, data: Data)]) throws -> [String: FetchedCard] {
+        var drafts = [Result<ContactDraft, ContactsDBError>](repeating: .failure(.databaseFailure(reason: "")), count: cards.count)
+        drafts.withUnsafeMutableBufferPointer { buffer in
+            nonisolated(unsafe) let drafts = buffer
+            DispatchQueue.concurrentPerform(iterations: 2) { part in
+                for index in stride(from: part, to: cards.count, by: 2) {
+                    drafts[index] = Result { try ImportedCard.draft(vCard: cards[index].data, source: cards[index].href) }
+                        .mapError { $0 as? ContactsDBError ?? .invalidContact(field: cards[index].href, reason: "\($0)") }
+                }
+            }
+        }
+        var read: [String: FetchedCard] = [:]
+        for (card, draft) in zip(cards, drafts) { read[card.href] = (card.etag, draft) }
+        return read
     }
 
     /// Stores a card the server holds: a new contact, a replacement of a
     /// contact unchanged here, or a merge with one changed here.
-    private func apply(href: String, etag: String?, vCard: Data, _ writer: ContactWriter, _ db: Database) throws {
+    private func apply(href: String, etag: String?, _ draft: Result<ContactDraft, ContactsDBError>,
+                       _ writer: ContactWriter, _ db: Database) throws {
         var server: ContactDraft
-        do {
-            server = try ImportedCard.draft(vCard: vCard, source: href)
-        } catch let error as ContactsDBError {
+        switch draft {
+        case .success(let draft): server = draft
+        case .failure(let error):
             report.skipped.append("\(href): \(error.localizedDescription)")
             return
         }
