@@ -81,6 +81,7 @@ let package = Package(
         fuzzTarget("FuzzJSON"),
         fuzzTarget("FuzzVCard"),
         fuzzTarget("FuzzMigrations"),
+        fuzzTarget("FuzzDAV"),
         .target(name: "ContactsDBTestSupport", path: "Tests/ContactsDBTestSupport"),
         .testTarget(
             name: "ContactsDBTests",

@@ -2,9 +2,9 @@
 # Builds one fuzz target with libFuzzer and runs it for SECONDS, seeded from
 # the test fixtures and the regression corpus; crashers land in
 # Fuzz/crashes/TARGET/, the grown corpus in .build-fuzz/corpus/TARGET/.
-#   Fuzz/run.sh FuzzJSON|FuzzVCard|FuzzMigrations SECONDS
+#   Fuzz/run.sh FuzzJSON|FuzzVCard|FuzzMigrations|FuzzDAV SECONDS
 set -eu
-target=${1:?usage: Fuzz/run.sh FuzzJSON|FuzzVCard|FuzzMigrations SECONDS}
+target=${1:?usage: Fuzz/run.sh FuzzJSON|FuzzVCard|FuzzMigrations|FuzzDAV SECONDS}
 seconds=${2:?usage: Fuzz/run.sh TARGET SECONDS}
 cd "$(dirname "$0")/.."
 # CONTACTSDB_FUZZ makes Package.swift instrument the library and the fuzz
@@ -41,6 +41,9 @@ PY
 FuzzMigrations)
     seeds="$regressions/migrations"
     cp Fuzz/Seeds/migrations/* "$corpus/" ;;
+FuzzDAV)
+    seeds="$regressions/dav"
+    cp Fuzz/Seeds/dav/* "$corpus/" ;;
 *) echo "unknown target $target" >&2; exit 64 ;;
 esac
 mkdir -p "$seeds"

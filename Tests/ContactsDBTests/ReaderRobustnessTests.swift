@@ -111,6 +111,11 @@ import Testing
             if case .failure(let error) = outcome { #expect(Self.isSentence(error), "\(url.lastPathComponent): \(error)") }
             replayed += 1
         }
+        for url in Self.inputs("dav") {
+            let outcome = Fuzzing.readDAV(try Data(contentsOf: url))
+            if case .failure(let error) = outcome { #expect(Self.isSentence(error), "\(url.lastPathComponent): \(error)") }
+            replayed += 1
+        }
         for url in Self.inputs("migrations") {
             let outcome = Fuzzing.checkMigrationRecords(try Data(contentsOf: url))
             if case .failure(let error) = outcome { #expect(Self.isSentence(error), "\(url.lastPathComponent): \(error)") }

@@ -85,6 +85,30 @@ package enum Fuzzing {
         }.mapError(asContactsDBError)
     }
 
+    /// Reads `bytes` as a server's answers would be read by a sync: as a
+    /// WebDAV multistatus (hrefs, statuses, the properties a sync reads,
+    /// each card's vCard through the import's reader) and as a `~/.netrc`.
+    /// Returns what was found, or the error's sentence.
+    @discardableResult
+    package static func readDAV(_ bytes: Data) -> Result<String, ContactsDBError> {
+        let netrc = Netrc.entry(in: String(decoding: bytes, as: UTF8.self), host: "127.0.0.1")
+        return Result {
+            let status = try DAVXML.multistatus(bytes, from: URL(string: "http://127.0.0.1/card/")!)
+            var cards = 0
+            for response in status.responses {
+                _ = response.property("getetag")?.trimmedText
+                _ = response.property("resourcetype")?.child("addressbook", DAVXML.cardDAV)
+                _ = response.property("supported-address-data")?.all("address-data-type", DAVXML.cardDAV)
+                    .map { $0.attributes["version"] }
+                if let card = response.property("address-data")?.text,
+                   (try? ImportedCard.draft(vCard: Data(card.utf8), source: response.href)) != nil {
+                    cards += 1
+                }
+            }
+            return "\(status.responses.count) responses, \(cards) cards, token \(status.syncToken ?? "none"), netrc \(netrc != nil)"
+        }.mapError(asContactsDBError)
+    }
+
     private static func value(_ word: String) -> DatabaseValue {
         if word == "NULL" { return .null }
         if word.hasPrefix("x:") { return Data(word.utf8.dropFirst(2)).databaseValue }

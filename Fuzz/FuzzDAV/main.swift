@@ -1,0 +1,8 @@
+import ContactsDB
+
+@main
+enum FuzzDAV {
+    static func main() throws {
+        try Fuzzing.run { "\(Fuzzing.readDAV($0))" }
+    }
+}
