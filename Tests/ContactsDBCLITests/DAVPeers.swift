@@ -77,6 +77,14 @@ final class DAVServer {
         var description: String { "the server did not start: \(output)" }
     }
 
+    /// Makes another address book, `name` in the principal's home.
+    func makeAddressBook(_ name: String) throws -> String {
+        let url = root + Self.user + "/" + name.lowercased() + "/"
+        try DAVPeers.run(DAVPeers.python, [
+            DAVPeers.root.appendingPathComponent("Tests/Sync/davserver.py").path, "mkcol", url, Self.user, Self.password, name])
+        return url
+    }
+
     func stop() {
         _ = try? DAVPeers.run(DAVPeers.python, [
             DAVPeers.root.appendingPathComponent("Tests/Sync/davserver.py").path, "stop", String(pid)])

@@ -1,5 +1,6 @@
 import ContactsDBTestSupport
 import Foundation
+import GRDB
 import Testing
 
 /// `remote`, `sync` and `conflicts` against real servers (SPEC §CardDAV
@@ -51,6 +52,15 @@ struct SyncCommandTests {
         let other = try cli.makeEmptyDatabase("b.sqlite", in: directory)
         #expect(try run(other, ["remote", "add", "home", server.addressBook]).exitCode == 0)
         #expect(try run(other, ["sync"]).stdout == "pulled: 1 new, 0 changed, 0 deleted\npushed: 0 new, 0 changed, 0 deleted\n")
+
+        // Several address books: the one named.
+        let family = try server.makeAddressBook("Family")
+        let third = try cli.makeEmptyDatabase("c.sqlite", in: directory)
+        let ambiguous = try run(third, ["remote", "add", "home", server.root])
+        #expect(ambiguous.exitCode == 64)
+        #expect(ambiguous.stderr.contains("several address books (\"Contacts\", \"Family\"); choose one with --addressbook NAME"))
+        #expect(try run(third, ["remote", "add", "home", server.root, "--addressbook", "Family"]).exitCode == 0)
+        #expect(try run(third, ["remote", "list"]).stdout == "home\t\(family)\n")
 
         let password = Data(DAVServer.password.utf8)
         for path in [db, db + "-wal", other, other + "-wal"] {
@@ -116,8 +126,11 @@ struct SyncCommandTests {
         #expect(boris.contains("X-CUSTOM-THING;X-FLAVOUR=plum:keep me"))
         #expect(boris.contains("item1.X-ABLabel:_$!<Other>!$_"))
 
-        // Nothing changed: nothing written to the server.
+        // Nothing changed: nothing written to the server, also when the
+        // server no longer knows the stored sync-token.
         let writes = server.writes
+        #expect(try sync(db) == "pulled: 0 new, 0 changed, 0 deleted\npushed: 0 new, 0 changed, 0 deleted\n")
+        try DatabaseQueue(path: db).write { db in try db.execute(sql: "UPDATE remote SET syncToken = 'forgotten'") }
         #expect(try sync(db) == "pulled: 0 new, 0 changed, 0 deleted\npushed: 0 new, 0 changed, 0 deleted\n")
         #expect(server.writes == writes)
 

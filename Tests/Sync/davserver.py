@@ -7,6 +7,8 @@
       JSON and exits, leaving the server running in its own session.
       Radicale checks the password (a plain htpasswd file); Xandikos takes
       no credentials.
+  davserver.py mkcol URL USER PASSWORD NAME
+      makes another address book at URL, displayed as NAME.
   davserver.py stop PID
       stops the server with that pid and waits for it.
 
@@ -23,10 +25,16 @@ import sys
 import time
 import urllib.request
 
-MKCOL = b"""<?xml version="1.0" encoding="utf-8"?>
+MKCOL = """<?xml version="1.0" encoding="utf-8"?>
 <d:mkcol xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:carddav"><d:set><d:prop>
-<d:resourcetype><d:collection/><c:addressbook/></d:resourcetype><d:displayname>Contacts</d:displayname>
+<d:resourcetype><d:collection/><c:addressbook/></d:resourcetype><d:displayname>{}</d:displayname>
 </d:prop></d:set></d:mkcol>"""
+
+
+def mkcol(url, user, password, name):
+    status = request("MKCOL", url, user, password, MKCOL.format(name).encode())
+    if status != 201:
+        sys.exit(f"MKCOL {url} answered {status}")
 
 
 def free_port():
@@ -104,9 +112,7 @@ level = info
     root = f"http://127.0.0.1:{port}/"
     if kind == "radicale":
         addressbook = f"{root}{user}/contacts/"
-        status = request("MKCOL", addressbook, user, password, MKCOL)
-        if status != 201:
-            sys.exit(f"MKCOL {addressbook} answered {status}")
+        mkcol(addressbook, user, password, "Contacts")
     else:
         addressbook = f"{root}user/contacts/addressbook/"
     print(json.dumps({"pid": process.pid, "port": port, "root": root, "addressbook": addressbook}))
@@ -137,6 +143,8 @@ def main(argv):
         user = argv[argv.index("--user") + 1] if "--user" in argv else "user"
         password = argv[argv.index("--password") + 1] if "--password" in argv else "password"
         start(argv[1], argv[2], user, password)
+    elif len(argv) == 5 and argv[0] == "mkcol":
+        mkcol(*argv[1:])
     elif len(argv) == 2 and argv[0] == "stop":
         stop(int(argv[1]))
     else:
