@@ -47,5 +47,7 @@ FuzzDAV)
 *) echo "unknown target $target" >&2; exit 64 ;;
 esac
 mkdir -p "$seeds"
+# Swift's own crash handler would exit before libFuzzer saves the input.
+export SWIFT_BACKTRACE=enable=no
 exec nice -n 19 timeout $((seconds + 120)) "$binary" "$corpus" "$seeds" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
     -max_len=65536 -print_final_stats=1 -artifact_prefix="$crashes/"

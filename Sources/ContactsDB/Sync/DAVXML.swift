@@ -107,6 +107,9 @@ enum DAVXML {
     }
 
     static func parse(_ data: Data) -> Element? {
+        // Foundation's parser traps on a name that is not UTF-8 (libxml2
+        // hands such bytes on as they are); servers speak UTF-8.
+        guard String(validating: data, as: UTF8.self) != nil else { return nil }
         let builder = TreeBuilder()
         let parser = XMLParser(data: data)
         parser.shouldProcessNamespaces = true
