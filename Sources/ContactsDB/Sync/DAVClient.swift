@@ -8,8 +8,8 @@ import NIOHTTP1
 /// ``ContactsDBError``s (69 unreachable or a server error, 77 refused
 /// credentials), redirects followed with the method kept (the HTTP
 /// client's own would turn a PROPFIND into a GET).
-final class DAVClient {
-    struct Response {
+final class DAVClient: Sendable {
+    struct Response: Sendable {
         var url: URL
         var status: Int
         var headers: HTTPHeaders
@@ -58,14 +58,15 @@ final class DAVClient {
         Pending(method: method, url: url, headers: headers, body: body, future: execute(method, url, headers, body))
     }
 
-    struct Pending {
+    struct Pending: Sendable {
         var method: String, url: URL, headers: [(String, String)], body: String?
         var future: EventLoopFuture<HTTPClient.Response>
     }
 
     func wait(_ pending: Pending) throws -> Response {
         var pending = pending
-        for _ in 0..<5 {
+        var redirects = 0, retries = 0
+        while redirects < 5 {
             let response: HTTPClient.Response
             do {
                 response = try pending.future.wait()
@@ -80,6 +81,17 @@ final class DAVClient {
                 try Self.requireSecure(next)
                 pending.url = next
                 pending.future = execute(pending.method, next, pending.headers, pending.body)
+                redirects += 1
+                continue
+            }
+            // Locked (a server that writes one card at a time, as Xandikos
+            // does) or too many requests: the same request again, a little
+            // later.
+            if [423, 429].contains(status), retries < 8 {
+                let delay = response.headers.first(name: "Retry-After").flatMap(Double.init) ?? 0.05 * Double(1 << retries)
+                Thread.sleep(forTimeInterval: min(delay, 10))
+                retries += 1
+                pending.future = execute(pending.method, pending.url, pending.headers, pending.body)
                 continue
             }
             if status == 401 { throw ContactsDBError.remoteRefusedCredentials(url: pending.url.absoluteString) }
