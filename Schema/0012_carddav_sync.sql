@@ -9,7 +9,10 @@
 -- server: a later one is a local change to push, and a row whose contact
 -- is gone is a local deletion to push (so no foreign key). base is the
 -- contact as last synced, in the JSON format: the common ancestor of a
--- three-way merge.
+-- three-way merge; NULL until the server is known to hold the card.
+-- pushRevision and pushBase are a push under way, written before its PUT:
+-- when the sync dies before the answer is stored, the next one finds the
+-- server holding exactly pushBase (the PUT arrived) or not.
 -- syncConflict: what lost when both sides changed one property, or an
 -- edit beat a delete (losing NULL: the deletion lost), until dismissed.
 
@@ -31,7 +34,9 @@ CREATE TABLE syncedCard (
     href TEXT NOT NULL UNIQUE,
     etag TEXT,
     revision INTEGER NOT NULL,
-    base TEXT NOT NULL
+    base TEXT,
+    pushRevision INTEGER,
+    pushBase TEXT
 ) WITHOUT ROWID;
 
 CREATE TABLE syncConflict (

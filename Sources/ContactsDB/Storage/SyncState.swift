@@ -46,21 +46,40 @@ enum SyncState {
 
     // MARK: - Synced cards
 
+    private static let cardColumns = "contactId, href, etag, revision, base, pushRevision, pushBase"
+
     static func card(href: String, _ db: Database) throws -> SyncedCard? {
-        try Row.fetchOne(db.cachedStatement(sql: "SELECT contactId, href, etag, revision, base FROM syncedCard WHERE href = ?"),
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT \(cardColumns) FROM syncedCard WHERE href = ?"),
                          arguments: [href]).map(SyncedCard.init)
     }
 
     static func card(contactId: String, _ db: Database) throws -> SyncedCard? {
-        try Row.fetchOne(db.cachedStatement(sql: "SELECT contactId, href, etag, revision, base FROM syncedCard WHERE contactId = ?"),
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT \(cardColumns) FROM syncedCard WHERE contactId = ?"),
                          arguments: [contactId]).map(SyncedCard.init)
     }
 
-    /// Every synced card's ETag by href.
+    /// The ETag of every card the server is known to hold, by href.
     static func etags(_ db: Database) throws -> [String: String?] {
         var etags: [String: String?] = [:]
-        try db.forEachRow("SELECT href, etag FROM syncedCard", []) { etags[$0.text(0)] = $0.optionalText(1) }
+        try db.forEachRow("SELECT href, etag FROM syncedCard WHERE base IS NOT NULL", []) {
+            etags[$0.text(0)] = $0.optionalText(1)
+        }
         return etags
+    }
+
+    /// Records pushes about to be sent: the version each PUT carries, and
+    /// the href of a card the server never had. A new card keeps its first
+    /// push not known to have arrived: the server may hold that one.
+    static func savePushes(_ pushes: [(contactId: String, href: String, revision: Int, base: String)], _ db: Database) throws {
+        let statement = try db.cachedStatement(sql: """
+            INSERT INTO syncedCard (contactId, href, revision, pushRevision, pushBase) VALUES (?1, ?2, 0, ?3, ?4)
+            ON CONFLICT (contactId) DO UPDATE SET
+                pushRevision = CASE WHEN base IS NULL AND pushBase IS NOT NULL THEN pushRevision ELSE ?3 END,
+                pushBase = CASE WHEN base IS NULL AND pushBase IS NOT NULL THEN pushBase ELSE ?4 END
+            """)
+        for push in pushes {
+            try statement.execute(arguments: [push.contactId, push.href, push.revision, push.base])
+        }
     }
 
     static func save(_ card: SyncedCard, _ db: Database) throws {
@@ -69,7 +88,7 @@ enum SyncState {
         try db.cachedStatement(sql: "DELETE FROM syncedCard WHERE href = ? AND contactId <> ?")
             .execute(arguments: [card.href, card.contactId])
         try db.cachedStatement(sql: """
-            INSERT OR REPLACE INTO syncedCard (contactId, href, etag, revision, base) VALUES (?, ?, ?, ?, ?)
+            INSERT OR REPLACE INTO syncedCard (\(cardColumns)) VALUES (?, ?, ?, ?, ?, NULL, NULL)
             """).execute(arguments: [card.contactId, card.href, card.etag, card.revision, card.base])
     }
 
@@ -77,14 +96,14 @@ enum SyncState {
         try db.cachedStatement(sql: "DELETE FROM syncedCard WHERE contactId = ?").execute(arguments: [contactId])
     }
 
-    /// The local changes since the last sync: contacts the remote does
-    /// not hold, contacts changed after their sync, and synced cards
+    /// The local changes since the last sync: contacts the remote is not
+    /// known to hold, contacts changed after their sync, and synced cards
     /// whose contact is gone; ids in revision order.
     static func localChanges(_ db: Database) throws -> (new: [String], changed: [String], deleted: [String]) {
         var new: [String] = [], changed: [String] = [], deleted: [String] = []
         try db.forEachRow("""
-            SELECT c.id, s.contactId IS NULL FROM contact c LEFT JOIN syncedCard s ON s.contactId = c.id
-            WHERE s.contactId IS NULL OR c.revision > s.revision ORDER BY c.revision, c.id
+            SELECT c.id, s.base IS NULL FROM contact c LEFT JOIN syncedCard s ON s.contactId = c.id
+            WHERE s.base IS NULL OR c.revision > s.revision ORDER BY c.revision, c.id
             """, []) { row in
             if row.bool(1) { new.append(row.text(0)) } else { changed.append(row.text(0)) }
         }
@@ -140,14 +159,20 @@ struct SyncedCard {
     var etag: String?
     /// The contact's revision when it last matched the server.
     var revision: Int
-    /// The contact's JSON as last synced.
-    var base: String
+    /// The contact's JSON as last synced; nil until the server is known
+    /// to hold the card.
+    var base: String?
+    /// A push sent but not known to have arrived: the revision and the
+    /// JSON it carried.
+    var pushRevision: Int?
+    var pushBase: String?
 
-    init(contactId: String, href: String, etag: String?, revision: Int, base: String) {
+    init(contactId: String, href: String, etag: String?, revision: Int, base: String?) {
         (self.contactId, self.href, self.etag, self.revision, self.base) = (contactId, href, etag, revision, base)
     }
 
     init(_ row: Row) {
         self.init(contactId: row[0], href: row[1], etag: row[2], revision: row[3], base: row[4])
+        (pushRevision, pushBase) = (row[5], row[6])
     }
 }

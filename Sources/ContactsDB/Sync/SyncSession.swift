@@ -109,7 +109,7 @@ final class SyncSession {
         if token != nil, let listing = try syncCollection(since: nil) { return listing }
         let answer = try client.send("PROPFIND", collection, headers: [("Depth", "1")],
                                      body: DAVXML.propfind(["d:getetag", "d:resourcetype"]))
-        guard answer.status == 207 else { throw unexpected(answer, doing: "listing the address book") }
+        guard answer.status == 207 else { throw Self.unexpected(answer, doing: "listing the address book") }
         var listing = Listing(isComplete: true)
         for response in try DAVXML.multistatus(answer.body, from: answer.url).responses {
             guard let href = path(response.href), href != collection.path, href + "/" != collection.path,
@@ -147,29 +147,37 @@ final class SyncSession {
         return listing
     }
 
-    /// A card as fetched and read: its ETag and its draft, or why it
-    /// cannot be read.
-    private typealias FetchedCard = (etag: String?, draft: Result<ContactDraft, ContactsDBError>)
+    /// A card as fetched and read: its ETag, and its draft with its derived
+    /// fields or why it cannot be read.
+    private typealias FetchedCard = (etag: String?, card: Result<(ContactDraft, DerivedFields), ContactsDBError>)
 
     /// Fetches the cards at `hrefs` a batch at a time and stores each
     /// batch in one transaction; an href the server no longer holds is a
-    /// removed card. The next batch is on its way while one is stored,
-    /// and a batch's cards are read on two threads.
+    /// removed card. While one batch is stored, the next two are fetched,
+    /// read and derived on other threads: the server's time, the reading
+    /// and the writing overlap, and at most three batches are in memory.
     private func pullCards(_ hrefs: [String]) throws {
         let batches = stride(from: 0, to: hrefs.count, by: Self.batchSize).map {
             Array(hrefs[$0..<min($0 + Self.batchSize, hrefs.count)])
         }
-        var next = batches.first.map(startFetch)
+        var stored = PhoneRegions.default
+        try database.read { db in stored = try Settings.phoneRegions(db) }
+        let (client, collection, regions) = (self.client, self.collection, stored)
+        func prepare(_ batch: [String]) -> Background<[String: FetchedCard]> {
+            let pending = startFetch(batch)
+            return Background {
+                try Self.read(try Self.cards(in: try client.wait(pending), collection: collection), regions: regions)
+            }
+        }
+        var ahead = batches.prefix(2).map(prepare)
         for (index, batch) in batches.enumerated() {
-            guard let pending = next else { break }
-            let answer = try client.wait(pending)
-            next = index + 1 < batches.count ? startFetch(batches[index + 1]) : nil
-            let cards = try Self.read(try cards(in: answer))
+            let cards = try ahead.removeFirst().wait()
+            if index + 2 < batches.count { ahead.append(prepare(batches[index + 2])) }
             try database.write { db in
                 let writer = try ContactWriter(db)
                 for href in batch {
-                    if let card = cards[href] {
-                        try self.apply(href: href, etag: card.etag, card.draft, writer, db)
+                    if let fetched = cards[href] {
+                        try self.apply(href: href, etag: fetched.etag, fetched.card, writer, db)
                     } else {
                         try self.remove(href: href, db)
                     }
@@ -186,38 +194,43 @@ final class SyncSession {
 
     /// An addressbook-multiget's cards by href, with their ETags; a missing
     /// one is left out.
-    private func cards(in answer: DAVClient.Response) throws -> [(href: String, etag: String?, data: Data)] {
+    private static func cards(in answer: DAVClient.Response, collection: URL) throws -> [(href: String, etag: String?, data: Data)] {
         guard answer.status == 207 else { throw unexpected(answer, doing: "fetching cards") }
         return try DAVXML.multistatus(answer.body, from: answer.url).responses.compactMap { response in
-            guard let href = path(response.href), let data = response.property("address-data")?.text else { return nil }
+            guard let href = path(response.href, in: collection), let data = response.property("address-data")?.text
+            else { return nil }
             return (href, response.property("getetag")?.trimmedText, Data(data.utf8))
         }
     }
 
-    /// Reads cards as `import` reads them, on two threads.
-    private static func read(_ cards: [(href: String, etag: String?, data: Data)]) throws -> [String: FetchedCard] {
-        var drafts = [Result<ContactDraft, ContactsDBError>](repeating: .failure(.databaseFailure(reason: "")), count: cards.count)
-        drafts.withUnsafeMutableBufferPointer { buffer in
-            nonisolated(unsafe) let drafts = buffer
+    /// Reads cards as `import` reads them, and derives their fields, on
+    /// two threads.
+    private static func read(_ cards: [(href: String, etag: String?, data: Data)], regions: PhoneRegions) throws -> [String: FetchedCard] {
+        var read = [Result<(ContactDraft, DerivedFields), ContactsDBError>](
+            repeating: .failure(.databaseFailure(reason: "")), count: cards.count)
+        read.withUnsafeMutableBufferPointer { buffer in
+            nonisolated(unsafe) let read = buffer
             DispatchQueue.concurrentPerform(iterations: 2) { part in
                 for index in stride(from: part, to: cards.count, by: 2) {
-                    drafts[index] = Result { try ImportedCard.draft(vCard: cards[index].data, source: cards[index].href) }
-                        .mapError { $0 as? ContactsDBError ?? .invalidContact(field: cards[index].href, reason: "\($0)") }
+                    read[index] = Result {
+                        let draft = try ImportedCard.draft(vCard: cards[index].data, source: cards[index].href)
+                        return (draft, DerivedFields(draft, regions: regions))
+                    }.mapError { $0 as? ContactsDBError ?? .invalidContact(field: cards[index].href, reason: "\($0)") }
                 }
             }
         }
-        var read: [String: FetchedCard] = [:]
-        for (card, draft) in zip(cards, drafts) { read[card.href] = (card.etag, draft) }
-        return read
+        var byHref: [String: FetchedCard] = [:]
+        for (card, result) in zip(cards, read) { byHref[card.href] = (card.etag, result) }
+        return byHref
     }
 
     /// Stores a card the server holds: a new contact, a replacement of a
     /// contact unchanged here, or a merge with one changed here.
-    private func apply(href: String, etag: String?, _ draft: Result<ContactDraft, ContactsDBError>,
+    private func apply(href: String, etag: String?, _ card: Result<(ContactDraft, DerivedFields), ContactsDBError>,
                        _ writer: ContactWriter, _ db: Database) throws {
-        var server: ContactDraft
-        switch draft {
-        case .success(let draft): server = draft
+        var server: ContactDraft, derived: DerivedFields
+        switch card {
+        case .success(let card): (server, derived) = card
         case .failure(let error):
             report.skipped.append("\(href): \(error.localizedDescription)")
             return
@@ -229,13 +242,32 @@ final class SyncSession {
             id += "#" + Self.stem(href)
         }
         server.id = id
+        // The version both sides last agreed on, and the contact's revision
+        // then. A push whose answer was never stored (the sync died) arrived
+        // if the server holds exactly what it carried; a new card's push
+        // arrived if the server holds any card at its href.
+        var baseJSON = synced?.base, syncedRevision = synced?.revision
+        if let synced, let pushBase = synced.pushBase {
+            if let pushed = Self.draft(pushBase, href), ContactMerge.isSame(pushed, server) {
+                (baseJSON, syncedRevision) = (pushBase, synced.pushRevision)
+            } else if synced.base == nil {
+                baseJSON = pushBase
+            }
+        }
+        let base = baseJSON.flatMap { Self.draft($0, href) }
         let revision = try ChangeLog.revision(db)
         let now = Date()
         var card = SyncedCard(contactId: id, href: href, etag: etag, revision: revision, base: server.jsonText)
         guard let stored = try ContactReader.stored(ids: [id], db).first,
               let local = try ContactReader.withChildren([stored], db).first
         else {
-            _ = try writer.insert(server, at: href, now: Timestamp.string(from: now))
+            if synced != nil, let base, ContactMerge.isSame(base, server) {
+                // Deleted here, unchanged there: the deletion is pushed.
+                card.revision = syncedRevision ?? 0
+                card.base = baseJSON
+                return try SyncState.save(card, db)
+            }
+            _ = try writer.insert(server, derived, at: href, now: Timestamp.string(from: now))
             if synced != nil {
                 // Deleted here, changed there: the edit wins.
                 report.pulled.changed += 1
@@ -246,10 +278,9 @@ final class SyncSession {
             return try SyncState.save(card, db)
         }
         let localDraft = local.draft
-        let isChangedHere = synced.map { local.revision > $0.revision } ?? true
+        let isChangedHere = syncedRevision.map { local.revision > $0 } ?? true
         var result = server
         if isChangedHere {
-            let base = synced.flatMap { try? ContactJSON.decode(Data($0.base.utf8), source: href).draft }
             let merge = ContactMerge(base: base, local: localDraft, server: server, prefer: prefer)
             result = merge.merged
             if !merge.conflicting.isEmpty {
@@ -266,7 +297,7 @@ final class SyncSession {
         }
         if !ContactMerge.isSame(result, server) {
             // The merge holds what the server lacks: push it.
-            card.revision = synced?.revision ?? 0
+            card.revision = syncedRevision ?? 0
         } else if !isReplaced {
             card.revision = local.revision
         }
@@ -278,7 +309,8 @@ final class SyncSession {
     private func remove(href: String, _ db: Database) throws {
         guard let synced = try SyncState.card(href: href, db) else { return }
         try SyncState.deleteCard(contactId: synced.contactId, db)
-        guard let stored = try ContactReader.stored(ids: [synced.contactId], db).first else { return }
+        // A card the server was never known to hold is pushed again as new.
+        guard synced.base != nil, let stored = try ContactReader.stored(ids: [synced.contactId], db).first else { return }
         if stored.contact.revision > synced.revision {
             try record(SyncConflict(contactId: synced.contactId, detectedAt: Date(), kept: .local, properties: [],
                                     losing: nil), db)
@@ -286,6 +318,10 @@ final class SyncSession {
             try ContactWriter.delete([stored.pk], db)
             report.pulled.deleted += 1
         }
+    }
+
+    private static func draft(_ json: String, _ href: String) -> ContactDraft? {
+        try? ContactJSON.decode(Data(json.utf8), source: href).draft
     }
 
     private func record(_ conflict: SyncConflict, _ db: Database) throws {
@@ -330,31 +366,38 @@ final class SyncSession {
         }
     }
 
-    /// PUTs the contacts, several at once; returns the ids the server
-    /// refused because its card changed (412).
+    /// PUTs the contacts, several at once, each recorded as under way
+    /// first; returns the ids the server refused because its card changed
+    /// (412).
     private func put(_ ids: [String]) throws -> [String] {
-        var outgoing: [(contact: Contact, synced: SyncedCard?, href: String, pending: DAVClient.Pending)] = []
+        var outgoing: [(contact: Contact, isNew: Bool, href: String, headers: [(String, String)])] = []
         try database.read { db in
-            let contacts = try ContactReader.contacts(ids: ids, db)
-            for contact in contacts {
+            for contact in try ContactReader.contacts(ids: ids, db) {
                 let synced = try SyncState.card(contactId: contact.id, db)
-                let href = synced?.href ?? self.newHref(contact.id)
                 var headers = [("Content-Type", "text/vcard; charset=utf-8")]
-                if let synced { if let etag = synced.etag { headers.append(("If-Match", etag)) } }
-                else { headers.append(("If-None-Match", "*")) }
-                outgoing.append((contact, synced, href, client.start(
-                    "PUT", self.url(href), headers: headers, body: contact.vCard(version: self.version))))
+                if let synced, synced.base != nil {
+                    if let etag = synced.etag { headers.append(("If-Match", etag)) }
+                } else {
+                    headers.append(("If-None-Match", "*"))
+                }
+                outgoing.append((contact, synced?.base == nil, synced?.href ?? self.newHref(contact.id), headers))
             }
         }
+        try database.write { db in
+            try SyncState.savePushes(outgoing.map { ($0.contact.id, $0.href, $0.contact.revision, $0.contact.draft.jsonText) }, db)
+        }
+        let pending = outgoing.map { item in
+            client.start("PUT", url(item.href), headers: item.headers, body: item.contact.vCard(version: version))
+        }
         var stored: [(SyncedCard, isNew: Bool)] = [], retries: [String] = []
-        for item in outgoing {
-            let answer = try client.wait(item.pending)
+        for (item, pending) in zip(outgoing, pending) {
+            let answer = try client.wait(pending)
             switch answer.status {
             case 200..<300:
                 stored.append((SyncedCard(contactId: item.contact.id, href: item.href, etag: answer.etag,
                                           revision: item.contact.revision, base: item.contact.draft.jsonText),
-                               item.synced == nil))
-            case 412, 404 where item.synced != nil:
+                               item.isNew))
+            case 412, 404 where !item.isNew:
                 retries.append(item.contact.id)
             default:
                 report.skipped.append("\(item.contact.id): the server refused it (\(answer.status)); it is pushed again at the next sync")
@@ -416,6 +459,10 @@ final class SyncSession {
     /// An href as the server wrote it → its decoded path, the one key a
     /// card is known by.
     private func path(_ href: String) -> String? {
+        Self.path(href, in: collection)
+    }
+
+    private static func path(_ href: String, in collection: URL) -> String? {
         URL(string: href, relativeTo: collection)?.absoluteURL.path ?? (href.hasPrefix("/") ? href : nil)
     }
 
@@ -437,7 +484,25 @@ final class SyncSession {
         return name.hasSuffix(".vcf") ? String(name.dropLast(4)) : name
     }
 
-    private func unexpected(_ answer: DAVClient.Response, doing what: String) -> ContactsDBError {
+    private static func unexpected(_ answer: DAVClient.Response, doing what: String) -> ContactsDBError {
         .remoteUnavailable(url: answer.url.absoluteString, reason: "it answered \(answer.status) when \(what)")
+    }
+}
+
+/// Work started on another thread, whose result is waited for once.
+private final class Background<T: Sendable>: @unchecked Sendable {
+    private let finished = DispatchSemaphore(value: 0)
+    private var result: Result<T, Error>?
+
+    init(_ work: @escaping @Sendable () throws -> T) {
+        DispatchQueue.global().async {
+            self.result = Result(catching: work)
+            self.finished.signal()
+        }
+    }
+
+    func wait() throws -> T {
+        finished.wait()
+        return try result!.get()
     }
 }
