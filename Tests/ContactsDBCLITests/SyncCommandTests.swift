@@ -30,6 +30,9 @@ struct SyncCommandTests {
         let insecure = try run(db, ["remote", "add", "home", "http://192.0.2.7/dav/"])
         #expect(insecure.exitCode == 64)
         #expect(insecure.stderr.contains("Plain http is refused for 192.0.2.7"))
+        let inURL = try run(db, ["remote", "add", "home", server.root.replacingOccurrences(of: "http://", with: "http://alice:secret@")])
+        #expect(inURL.exitCode == 64)
+        #expect(inURL.stderr.contains("not in the URL"))
         #expect(try run(db, ["remote", "list"]).stdout == "", "a refused remote leaves nothing stored")
 
         // The server's root: its principal's address book home, found.

@@ -117,6 +117,10 @@ extension ContactStore {
         guard let url = URL(string: text) else {
             throw ContactsDBError.invalidRemote(reason: "\"\(text)\" is not a URL; give the address book's or the server's https URL.")
         }
+        // A password in the URL would be stored and printed with it.
+        guard url.user == nil, url.password == nil else {
+            throw ContactsDBError.invalidRemote(reason: "Give the username with --username and the password with --password-env, --password-file or ~/.netrc, not in the URL.")
+        }
         try DAVClient.requireSecure(url)
         return url
     }
