@@ -52,6 +52,29 @@ final class DAVClient: Sendable {
         try wait(start(method, url, headers: headers, body: body))
     }
 
+    /// Sends the requests, ``concurrency`` at a time, and returns their
+    /// answers in order. More at once would only wait in the connection
+    /// pool, where a slow server makes them time out.
+    func sendAll(_ requests: [Request]) throws -> [Response] {
+        var answers: [Response] = []
+        answers.reserveCapacity(requests.count)
+        var inFlight = requests.prefix(Self.concurrency).map { start($0.method, $0.url, headers: $0.headers, body: $0.body) }[...]
+        var next = inFlight.count
+        while let pending = inFlight.popFirst() {
+            answers.append(try wait(pending))
+            if next < requests.count {
+                let request = requests[next]
+                inFlight.append(start(request.method, request.url, headers: request.headers, body: request.body))
+                next += 1
+            }
+        }
+        return answers
+    }
+
+    struct Request {
+        var method: String, url: URL, headers: [(String, String)] = [], body: String? = nil
+    }
+
     /// Starts a request without waiting: several go out at once, each
     /// waited for with ``wait(_:)``.
     func start(_ method: String, _ url: URL, headers: [(String, String)] = [], body: String? = nil) -> Pending {
@@ -148,7 +171,7 @@ final class DAVClient: Sendable {
     private static func describe(_ error: Error) -> String {
         let text = String(describing: error)
         if text.localizedCaseInsensitiveContains("refused") { return "the connection was refused" }
-        if text.localizedCaseInsensitiveContains("timeout") { return "it did not answer in time" }
+        if text.localizedCaseInsensitiveContains("timeout") { return "it did not answer in time (\(text))" }
         return "it cannot be reached (\(text))"
     }
 }

@@ -386,12 +386,12 @@ final class SyncSession {
         try database.write { db in
             try SyncState.savePushes(outgoing.map { ($0.contact.id, $0.href, $0.contact.revision, $0.contact.draft.jsonText) }, db)
         }
-        let pending = outgoing.map { item in
-            client.start("PUT", url(item.href), headers: item.headers, body: item.contact.vCard(version: version))
-        }
+        let answers = try client.sendAll(outgoing.map { item in
+            DAVClient.Request(method: "PUT", url: url(item.href), headers: item.headers,
+                              body: item.contact.vCard(version: version))
+        })
         var stored: [(SyncedCard, isNew: Bool)] = [], retries: [String] = []
-        for (item, pending) in zip(outgoing, pending) {
-            let answer = try client.wait(pending)
+        for (item, answer) in zip(outgoing, answers) {
             switch answer.status {
             case 200..<300:
                 stored.append((SyncedCard(contactId: item.contact.id, href: item.href, etag: answer.etag,
@@ -417,23 +417,19 @@ final class SyncSession {
     /// DELETEs the cards of contacts deleted here; returns the ids whose
     /// card the server changed since (412), which come back.
     private func delete(_ ids: [String]) throws -> [String] {
-        var outgoing: [(synced: SyncedCard, pending: DAVClient.Pending)] = []
-        try database.read { db in
-            for id in ids {
-                guard let synced = try SyncState.card(contactId: id, db) else { continue }
-                outgoing.append((synced, client.start(
-                    "DELETE", self.url(synced.href), headers: synced.etag.map { [("If-Match", $0)] } ?? [])))
-            }
-        }
+        var outgoing: [SyncedCard] = []
+        try database.read { db in outgoing = try ids.compactMap { try SyncState.card(contactId: $0, db) } }
+        let answers = try client.sendAll(outgoing.map { synced in
+            DAVClient.Request(method: "DELETE", url: url(synced.href), headers: synced.etag.map { [("If-Match", $0)] } ?? [])
+        })
         var gone: [String] = [], retries: [String] = []
-        for item in outgoing {
-            let answer = try client.wait(item.pending)
+        for (synced, answer) in zip(outgoing, answers) {
             switch answer.status {
-            case 200..<300: gone.append(item.synced.contactId); report.pushed.deleted += 1
-            case 404, 410: gone.append(item.synced.contactId)
-            case 412: retries.append(item.synced.contactId)
+            case 200..<300: gone.append(synced.contactId); report.pushed.deleted += 1
+            case 404, 410: gone.append(synced.contactId)
+            case 412: retries.append(synced.contactId)
             default:
-                report.skipped.append("\(item.synced.contactId): the server refused its deletion (\(answer.status)); it is tried again at the next sync")
+                report.skipped.append("\(synced.contactId): the server refused its deletion (\(answer.status)); it is tried again at the next sync")
             }
         }
         try database.write { db in
