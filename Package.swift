@@ -35,6 +35,7 @@ let package = Package(
                 "CICU",
                 "CPhoneNumber",
                 "CVips",
+                "CLibXML2",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -60,6 +61,8 @@ let package = Package(
         // target carries them to the shim (and links GLib alone).
         .target(name: "CVips", dependencies: ["CVipsSystem"]),
         .systemLibrary(name: "CVipsSystem", pkgConfig: "glib-2.0", providers: [.apt(["libvips-dev"])]),
+        // libxml2 (Debian's libxml2-dev): the XML of CardDAV answers.
+        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .executableTarget(
             name: "ContactsDBCLI",
             dependencies: [

@@ -1,11 +1,9 @@
+import CLibXML2
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 
 /// The WebDAV, CardDAV (RFC 6352) and sync-collection (RFC 6578) XML a
 /// sync sends and reads: request bodies, and a server's multistatus
-/// answers read by Foundation's XMLParser into a small element tree.
+/// answers read by libxml2 into a small element tree.
 enum DAVXML {
     static let dav = "DAV:"
     static let cardDAV = "urn:ietf:params:xml:ns:carddav"
@@ -106,40 +104,63 @@ enum DAVXML {
         return parts.count >= 2 ? Int(parts[1]) : nil
     }
 
+    /// The document's root element, or nil when it is no well-formed XML.
+    /// libxml2 reads it without network access, entity expansion or DTD
+    /// loading, and refuses what is not well-formed.
     static func parse(_ data: Data) -> Element? {
-        // Foundation's parser traps on a name that is not UTF-8 (libxml2
-        // hands such bytes on as they are); servers speak UTF-8.
-        guard String(validating: data, as: UTF8.self) != nil else { return nil }
-        let builder = TreeBuilder()
-        let parser = XMLParser(data: data)
-        parser.shouldProcessNamespaces = true
-        parser.shouldResolveExternalEntities = false
-        parser.delegate = builder
-        guard parser.parse() else { return nil }
-        return builder.root
+        guard !data.isEmpty, data.count <= Int(Int32.max) else { return nil }
+        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue
+                            | XML_PARSE_NOCDATA.rawValue)
+        let document = data.withUnsafeBytes { bytes in
+            xmlReadMemory(bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count), nil, nil, options)
+        }
+        guard let document else { return nil }
+        defer { xmlFreeDoc(document) }
+        guard let root = xmlDocGetRootElement(document) else { return nil }
+        return element(root)
     }
 
-    private final class TreeBuilder: NSObject, XMLParserDelegate {
-        var root: Element?
-        private var stack: [Element] = []
-
-        func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-                    attributes: [String: String] = [:]) {
-            let element = Element(namespace: namespaceURI ?? "", name: name, attributes: attributes)
-            if let parent = stack.last { parent.children.append(element) } else { root = element }
-            stack.append(element)
+    private static func element(_ node: xmlNodePtr) -> Element {
+        let element = Element(namespace: string(node.pointee.ns?.pointee.href) ?? "", name: string(node.pointee.name) ?? "",
+                              attributes: attributes(node))
+        // Depth first with a stack of our own: nesting as deep as libxml2
+        // allows must not exhaust the thread's stack.
+        var stack: [(node: xmlNodePtr?, parent: Element)] = [(node.pointee.children, element)]
+        while let (current, parent) = stack.popLast() {
+            guard let current else { continue }
+            stack.append((current.pointee.next, parent))
+            switch current.pointee.type {
+            case XML_ELEMENT_NODE:
+                let child = Element(namespace: string(current.pointee.ns?.pointee.href) ?? "",
+                                    name: string(current.pointee.name) ?? "", attributes: attributes(current))
+                parent.children.append(child)
+                stack.append((current.pointee.children, child))
+            case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
+                parent.text += string(current.pointee.content) ?? ""
+            default:
+                break
+            }
         }
+        return element
+    }
 
-        func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
-            _ = stack.popLast()
+    private static func attributes(_ node: xmlNodePtr) -> [String: String] {
+        var attributes: [String: String] = [:]
+        var attribute = node.pointee.properties
+        while let current = attribute {
+            // An attribute's value is its text children's.
+            var value = "", child = current.pointee.children
+            while let text = child {
+                value += string(text.pointee.content) ?? ""
+                child = text.pointee.next
+            }
+            if let name = string(current.pointee.name) { attributes[name] = value }
+            attribute = current.pointee.next
         }
+        return attributes
+    }
 
-        func parser(_ parser: XMLParser, foundCharacters string: String) {
-            stack.last?.text += string
-        }
-
-        func parser(_ parser: XMLParser, foundCDATA data: Data) {
-            stack.last?.text += String(decoding: data, as: UTF8.self)
-        }
+    private static func string(_ text: UnsafePointer<xmlChar>?) -> String? {
+        text.map { String(decoding: UnsafeBufferPointer(start: $0, count: strlen(UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self))), as: UTF8.self) }
     }
 }

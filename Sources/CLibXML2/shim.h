@@ -1,0 +1,12 @@
+// libxml2 (Debian's libxml2-dev), read directly for CardDAV answers:
+// Foundation's XMLParser wraps the same library but traps on inputs its
+// wrapper does not expect (a name that is not UTF-8, a processing
+// instruction without data).
+//
+// Debian's libxml2 is built with ICU, whose headers its encoding header
+// would pull in and clash with Foundation's copy of ICU; nothing here uses
+// libxml2's encoding handlers, whose layout alone depends on it.
+#include <libxml/xmlversion.h>
+#undef LIBXML_ICU_ENABLED
+#include <libxml/parser.h>
+#include <libxml/tree.h>
