@@ -85,6 +85,12 @@ final class DAVServer {
         return url
     }
 
+    /// Moves a card to another href, as a server that renames cards does.
+    func move(_ source: String, to target: String) throws {
+        try DAVPeers.run(DAVPeers.python, [
+            DAVPeers.root.appendingPathComponent("Tests/Sync/davserver.py").path, "move", source, target, Self.user, Self.password])
+    }
+
     func stop() {
         _ = try? DAVPeers.run(DAVPeers.python, [
             DAVPeers.root.appendingPathComponent("Tests/Sync/davserver.py").path, "stop", String(pid)])

@@ -145,6 +145,19 @@ struct SyncCommandTests {
         #expect(try contacts(db).keys.sorted() == ["boris-1"], "a dry run changes nothing")
         #expect(try sync(db) == "pulled: 1 new, 0 changed, 1 deleted\npushed: 0 new, 0 changed, 0 deleted\n")
         #expect(try contacts(db).keys.sorted() == ["dora-1"])
+
+        // A card the server moves to another href, edited here meanwhile:
+        // the same contact, its edit pushed to the new href, no conflict.
+        #expect(try cli.run(db: db, ["update", "dora-1", "--note", "moved"]).exitCode == 0)
+        let doraHref = try #require(try DatabaseQueue(path: db).read { db in
+            try String.fetchOne(db, sql: "SELECT href FROM syncedCard WHERE contactId = 'dora-1'")
+        })
+        try server.move(String(server.root.dropLast()) + doraHref, to: server.addressBook + "renamed.vcf")
+        #expect(try sync(db) == "pulled: 0 new, 0 changed, 0 deleted\npushed: 0 new, 1 changed, 0 deleted\n")
+        #expect(try contacts(db).keys.sorted() == ["dora-1"])
+        #expect(try cli.run(db: db, ["conflicts"]).stdout == "No conflicts.\n")
+        try device.sync()
+        #expect(try device.cards().values.filter { $0.contains("UID:dora-1") }.map { $0.contains("NOTE:moved") } == [true])
     }
 
     // MARK: - Conflicts

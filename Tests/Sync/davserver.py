@@ -9,6 +9,8 @@
       no credentials.
   davserver.py mkcol URL USER PASSWORD NAME
       makes another address book at URL, displayed as NAME.
+  davserver.py move FROM TO USER PASSWORD
+      moves a card to another href as some servers do: GET, PUT at TO, DELETE.
   davserver.py stop PID
       stops the server with that pid and waits for it.
 
@@ -35,6 +37,17 @@ def mkcol(url, user, password, name):
     status = request("MKCOL", url, user, password, MKCOL.format(name).encode())
     if status != 201:
         sys.exit(f"MKCOL {url} answered {status}")
+
+
+def move(source, target, user, password):
+    token = base64.b64encode(f"{user}:{password}".encode()).decode()
+    get = urllib.request.Request(source, headers={"Authorization": "Basic " + token})
+    with urllib.request.urlopen(get, timeout=10) as response:
+        card = response.read()
+    if request("PUT", target, user, password, card, "text/vcard; charset=utf-8") not in (201, 204):
+        sys.exit(f"PUT {target} failed")
+    if request("DELETE", source, user, password) not in (200, 204):
+        sys.exit(f"DELETE {source} failed")
 
 
 def free_port():
@@ -145,6 +158,8 @@ def main(argv):
         start(argv[1], argv[2], user, password)
     elif len(argv) == 5 and argv[0] == "mkcol":
         mkcol(*argv[1:])
+    elif len(argv) == 5 and argv[0] == "move":
+        move(*argv[1:])
     elif len(argv) == 2 and argv[0] == "stop":
         stop(int(argv[1]))
     else:

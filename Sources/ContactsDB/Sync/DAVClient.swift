@@ -16,7 +16,6 @@ final class DAVClient: Sendable {
         var body: Data
 
         var etag: String? { headers.first(name: "ETag") }
-        var isSuccess: Bool { (200..<300).contains(status) }
     }
 
     /// Requests in flight at once when many go out together (pushes).

@@ -37,6 +37,11 @@ final class SyncSession {
     private let progress: ((Int, Int) -> Void)?
     private var report = SyncReport()
     private var done = 0, total = 0
+    /// Hrefs this pull found removed: one of them holding a card that now
+    /// turns up at another href was moved, not deleted.
+    private var moved: Set<String> = []
+    /// Hrefs whose card could not be read: not pushed over.
+    private var unreadable: Set<String> = []
 
     /// Cards fetched by one addressbook-multiget, and contacts pushed
     /// before their outcome is stored.
@@ -89,15 +94,17 @@ final class SyncSession {
             report.pulled.deleted = removed.count
             return
         }
-        // Removals first: a card the server moved to another href comes
-        // back as the same contact, not as a second one.
-        if !removed.isEmpty {
-            try database.write { db in
-                for href in removed { try self.remove(href: href, db) }
-            }
-        }
         total = wanted.count
-        try pullCards(wanted.map(\.href))
+        moved = Set(removed)
+        var isComplete = try pullCards(wanted.map(\.href))
+        // Removals last: a card the server moved to another href has moved
+        // its sync record with it by now, so its contact stays.
+        try database.write { db in
+            for href in removed { try self.remove(href: href, db) }
+        }
+        // A card that could not be fetched or read is listed again next
+        // time only if the token stays where it was.
+        guard isComplete else { return }
         let finalToken = listing.token
         try database.write { db in try SyncState.setSyncToken(finalToken, db) }
     }
@@ -141,8 +148,13 @@ final class SyncSession {
                     listing.members.append((href, response.property("getetag")?.trimmedText))
                 }
             }
+            // A server that says it holds more but gives no new token
+            // would keep this loop going.
+            guard isTruncated, next != listing.token else {
+                listing.token = next
+                break
+            }
             listing.token = next
-            if !isTruncated { break }
         }
         return listing
     }
@@ -152,55 +164,71 @@ final class SyncSession {
     private typealias FetchedCard = (etag: String?, card: Result<(ContactDraft, DerivedFields), ContactsDBError>)
 
     /// Fetches the cards at `hrefs` a batch at a time and stores each
-    /// batch in one transaction; an href the server no longer holds is a
-    /// removed card. While one batch is stored, the next two are fetched,
-    /// read and derived on other threads: the server's time, the reading
-    /// and the writing overlap, and at most three batches are in memory.
-    private func pullCards(_ hrefs: [String]) throws {
+    /// batch in one transaction; an href the server answers 404 or 410 for
+    /// is a removed card. While one batch is stored, the next two are
+    /// fetched, read and derived on other threads: the server's time, the
+    /// reading and the writing overlap, and at most three batches are in
+    /// memory. Returns false when a card was not sent or could not be read
+    /// (it is reported, and tried again at the next sync).
+    @discardableResult
+    private func pullCards(_ hrefs: [String]) throws -> Bool {
         let batches = stride(from: 0, to: hrefs.count, by: Self.batchSize).map {
             Array(hrefs[$0..<min($0 + Self.batchSize, hrefs.count)])
         }
         var stored = PhoneRegions.default
         try database.read { db in stored = try Settings.phoneRegions(db) }
         let (client, collection, regions) = (self.client, self.collection, stored)
-        func prepare(_ batch: [String]) -> Background<[String: FetchedCard]> {
+        func prepare(_ batch: [String]) -> Background<(cards: [String: FetchedCard], gone: Set<String>)> {
             let pending = startFetch(batch)
             return Background {
-                try Self.read(try Self.cards(in: try client.wait(pending), collection: collection), regions: regions)
+                let answer = try Self.cards(in: try client.wait(pending), collection: collection)
+                return (try Self.read(answer.cards, regions: regions), answer.gone)
             }
         }
         var ahead = batches.prefix(2).map(prepare)
+        var isComplete = true
         for (index, batch) in batches.enumerated() {
-            let cards = try ahead.removeFirst().wait()
+            let (cards, gone) = try ahead.removeFirst().wait()
             if index + 2 < batches.count { ahead.append(prepare(batches[index + 2])) }
             try database.write { db in
                 let writer = try ContactWriter(db)
                 for href in batch {
                     if let fetched = cards[href] {
-                        try self.apply(href: href, etag: fetched.etag, fetched.card, writer, db)
-                    } else {
+                        isComplete = try self.apply(href: href, etag: fetched.etag, fetched.card, writer, db) && isComplete
+                    } else if gone.contains(href) {
                         try self.remove(href: href, db)
+                    } else {
+                        self.report.skipped.append("\(href): the server did not send it; it is asked for again at the next sync")
+                        isComplete = false
                     }
                 }
             }
             done += batch.count
             progress?(done, total)
         }
+        return isComplete
     }
 
     private func startFetch(_ hrefs: [String]) -> DAVClient.Pending {
         client.start("REPORT", collection, headers: [("Depth", "1")], body: DAVXML.multiget(hrefs.map(encodedPath)))
     }
 
-    /// An addressbook-multiget's cards by href, with their ETags; a missing
-    /// one is left out.
-    private static func cards(in answer: DAVClient.Response, collection: URL) throws -> [(href: String, etag: String?, data: Data)] {
+    /// An addressbook-multiget's cards by href, with their ETags, and the
+    /// hrefs it says are gone (404, 410).
+    private static func cards(in answer: DAVClient.Response, collection: URL) throws
+        -> (cards: [(href: String, etag: String?, data: Data)], gone: Set<String>)
+    {
         guard answer.status == 207 else { throw unexpected(answer, doing: "fetching cards") }
-        return try DAVXML.multistatus(answer.body, from: answer.url).responses.compactMap { response in
-            guard let href = path(response.href, in: collection), let data = response.property("address-data")?.text
-            else { return nil }
-            return (href, response.property("getetag")?.trimmedText, Data(data.utf8))
+        var cards: [(href: String, etag: String?, data: Data)] = [], gone: Set<String> = []
+        for response in try DAVXML.multistatus(answer.body, from: answer.url).responses {
+            guard let href = path(response.href, in: collection) else { continue }
+            if let data = response.property("address-data")?.text {
+                cards.append((href, response.property("getetag")?.trimmedText, Data(data.utf8)))
+            } else if [404, 410].contains(response.status) {
+                gone.insert(href)
+            }
         }
+        return (cards, gone)
     }
 
     /// Reads cards as `import` reads them, and derives their fields, on
@@ -225,21 +253,30 @@ final class SyncSession {
     }
 
     /// Stores a card the server holds: a new contact, a replacement of a
-    /// contact unchanged here, or a merge with one changed here.
+    /// contact unchanged here, or a merge with one changed here. Returns
+    /// false when the card cannot be read (it is reported).
+    @discardableResult
     private func apply(href: String, etag: String?, _ card: Result<(ContactDraft, DerivedFields), ContactsDBError>,
-                       _ writer: ContactWriter, _ db: Database) throws {
+                       _ writer: ContactWriter, _ db: Database) throws -> Bool {
         var server: ContactDraft, derived: DerivedFields
         switch card {
         case .success(let card): (server, derived) = card
         case .failure(let error):
             report.skipped.append("\(href): \(error.localizedDescription)")
-            return
+            unreadable.insert(href)
+            return false
         }
-        let synced = try SyncState.card(href: href, db)
+        var synced = try SyncState.card(href: href, db)
         var id = synced?.contactId ?? server.id ?? Self.stem(href)
-        if synced == nil, let other = try SyncState.card(contactId: id, db), other.href != href {
-            // Two cards with one UID: the second becomes a contact of its own.
-            id += "#" + Self.stem(href)
+        if synced == nil, var other = try SyncState.card(contactId: id, db), other.href != href {
+            if moved.contains(other.href) {
+                // Moved on the server: the record follows the card.
+                other.href = href
+                synced = other
+            } else {
+                // Two cards with one UID: the second becomes a contact of its own.
+                id += "#" + Self.stem(href)
+            }
         }
         server.id = id
         // The version both sides last agreed on, and the contact's revision
@@ -265,7 +302,8 @@ final class SyncSession {
                 // Deleted here, unchanged there: the deletion is pushed.
                 card.revision = syncedRevision ?? 0
                 card.base = baseJSON
-                return try SyncState.save(card, db)
+                try SyncState.save(card, db)
+                return true
             }
             _ = try writer.insert(server, derived, at: href, now: Timestamp.string(from: now))
             if synced != nil {
@@ -275,7 +313,8 @@ final class SyncSession {
             } else {
                 report.pulled.new += 1
             }
-            return try SyncState.save(card, db)
+            try SyncState.save(card, db)
+            return true
         }
         let localDraft = local.draft
         let isChangedHere = syncedRevision.map { local.revision > $0 } ?? true
@@ -302,6 +341,7 @@ final class SyncSession {
             card.revision = local.revision
         }
         try SyncState.save(card, db)
+        return true
     }
 
     /// A card the server removed: the contact goes too, unless it changed
@@ -353,12 +393,13 @@ final class SyncSession {
         guard !retries.isEmpty else { return }
         var stale: [String] = []
         try database.read { db in
-            stale = try retries.map { id in try SyncState.card(contactId: id, db)?.href ?? self.newHref(id) }
+            stale = try retries.map { id in try SyncState.card(contactId: id, db)?.href ?? self.newHref(id, db) }
         }
         total += stale.count
         try pullCards(stale)
         try database.read { db in changes = try SyncState.localChanges(db) }
-        let again = Set(retries)
+        // A card that cannot be read is not pushed over.
+        let again = Set(retries).subtracting(zip(retries, stale).filter { unreadable.contains($0.1) }.map(\.0))
         let ids2 = (changes.new + changes.changed).filter(again.contains)
         for start in stride(from: 0, to: ids2.count, by: Self.batchSize) {
             let left = try put(Array(ids2[start..<min(start + Self.batchSize, ids2.count)]))
@@ -380,7 +421,7 @@ final class SyncSession {
                 } else {
                     headers.append(("If-None-Match", "*"))
                 }
-                outgoing.append((contact, synced?.base == nil, synced?.href ?? self.newHref(contact.id), headers))
+                outgoing.append((contact, synced?.base == nil, try synced?.href ?? self.newHref(contact.id, db), headers))
             }
         }
         try database.write { db in
@@ -443,13 +484,15 @@ final class SyncSession {
     // MARK: - Hrefs
 
     /// Where a contact the server never had goes: its id as the file name
-    /// where the id is a plain name, else a digest of it, so that a rerun
-    /// after a crash picks the same href.
-    private func newHref(_ id: String) -> String {
-        let plain = id.count <= 64 && id.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }
-        let name = plain ? id : SHA256.hash(data: Data(id.utf8)).prefix(20).map { String(format: "%02x", $0) }.joined()
+    /// where the id is a plain name not taken by another card, else a
+    /// digest of it, so that a rerun after a crash picks the same href.
+    private func newHref(_ id: String, _ db: Database) throws -> String {
         let base = collection.path.hasSuffix("/") ? collection.path : collection.path + "/"
-        return base + name + ".vcf"
+        let plain = id.count <= 64 && id.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }
+        if plain, try SyncState.card(href: base + id + ".vcf", db).map({ $0.contactId == id }) ?? true {
+            return base + id + ".vcf"
+        }
+        return base + SHA256.hash(data: Data(id.utf8)).prefix(20).map { String(format: "%02x", $0) }.joined() + ".vcf"
     }
 
     /// An href as the server wrote it → its decoded path, the one key a
