@@ -114,29 +114,11 @@ struct Vdirsyncer {
     let folder: String
 
     init(server: DAVServer, in directory: TemporaryDirectory) throws {
-        folder = directory.path("vdir")
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        config = directory.write("vdirsyncer.conf", """
-            [general]
-            status_path = "\(directory.path("vdirsyncer-status"))/"
-
-            [pair contacts]
-            a = "server"
-            b = "folder"
-            collections = null
-            conflict_resolution = "a wins"
-
-            [storage server]
-            type = "carddav"
-            url = "\(server.addressBook)"
-            username = "\(DAVServer.user)"
-            password = "\(DAVServer.password)"
-
-            [storage folder]
-            type = "filesystem"
-            path = "\(folder)/"
-            fileext = ".vcf"
-            """)
+        let output = try DAVPeers.run(DAVPeers.python, [
+            DAVPeers.root.appendingPathComponent("Tests/Sync/davserver.py").path, "vdirsyncer", server.addressBook,
+            DAVServer.user, DAVServer.password, directory.path("vdirsyncer")])
+        config = output.trimmingCharacters(in: .whitespacesAndNewlines)
+        folder = directory.path("vdirsyncer/cards")
         try run(["discover"])
     }
 

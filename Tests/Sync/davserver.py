@@ -11,6 +11,9 @@
       makes another address book at URL, displayed as NAME.
   davserver.py move FROM TO USER PASSWORD
       moves a card to another href as some servers do: GET, PUT at TO, DELETE.
+  davserver.py vdirsyncer URL USER PASSWORD DIR
+      writes DIR/vdirsyncer.conf, pairing the address book at URL with the
+      folder DIR/cards of .vcf files (a second device), and prints its path.
   davserver.py stop PID
       stops the server with that pid and waits for it.
 
@@ -48,6 +51,30 @@ def move(source, target, user, password):
         sys.exit(f"PUT {target} failed")
     if request("DELETE", source, user, password) not in (200, 204):
         sys.exit(f"DELETE {source} failed")
+
+
+def vdirsyncer_config(url, user, password, folder):
+    os.makedirs(os.path.join(folder, "cards"), exist_ok=True)
+    config = os.path.join(folder, "vdirsyncer.conf")
+    with open(config, "w") as f:
+        f.write(f"""[general]
+status_path = "{folder}/status/"
+[pair contacts]
+a = "server"
+b = "folder"
+collections = null
+conflict_resolution = "a wins"
+[storage server]
+type = "carddav"
+url = "{url}"
+username = "{user}"
+password = "{password}"
+[storage folder]
+type = "filesystem"
+path = "{folder}/cards/"
+fileext = ".vcf"
+""")
+    return config
 
 
 def free_port():
@@ -158,6 +185,8 @@ def main(argv):
         start(argv[1], argv[2], user, password)
     elif len(argv) == 5 and argv[0] == "mkcol":
         mkcol(*argv[1:])
+    elif len(argv) == 5 and argv[0] == "vdirsyncer":
+        print(vdirsyncer_config(*argv[1:]))
     elif len(argv) == 5 and argv[0] == "move":
         move(*argv[1:])
     elif len(argv) == 2 and argv[0] == "stop":

@@ -25,6 +25,8 @@ import tempfile
 import time
 import urllib.request
 
+from davserver import vdirsyncer_config
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 USER, PASSWORD = "user", "password"
 
@@ -53,30 +55,6 @@ def timed(command, env=None):
     if result.returncode != 0:
         sys.exit(f"{' '.join(command)} exited {result.returncode}: {result.stderr}{result.stdout}")
     return elapsed, result.stdout
-
-
-def vdirsyncer_config(folder, name, url):
-    config = os.path.join(folder, f"{name}.conf")
-    with open(config, "w") as f:
-        f.write(f"""[general]
-status_path = "{folder}/{name}-status/"
-[pair contacts]
-a = "server"
-b = "folder"
-collections = null
-conflict_resolution = "a wins"
-[storage server]
-type = "carddav"
-url = "{url}"
-username = "{USER}"
-password = "{PASSWORD}"
-[storage folder]
-type = "filesystem"
-path = "{folder}/{name}-cards/"
-fileext = ".vcf"
-""")
-    os.makedirs(f"{folder}/{name}-cards", exist_ok=True)
-    return config
 
 
 def put(url, text):
@@ -130,10 +108,10 @@ def measure(binary, folder, server, count, runs):
         if not report.startswith(f"pulled: {count} new"):
             sys.exit(f"the first sync reported {report!r}")
         firsts["contactsdb"].append(seconds)
-        config = vdirsyncer_config(folder, f"first{run}", server["addressbook"])
+        config = vdirsyncer_config(server["addressbook"], USER, PASSWORD, os.path.join(folder, f"first{run}"))
         timed([vdirsyncer, "-c", config, "discover"])
         seconds, _ = timed([vdirsyncer, "-c", config, "sync"])
-        got = len(os.listdir(f"{folder}/first{run}-cards"))
+        got = len(os.listdir(os.path.join(folder, f"first{run}", "cards")))
         if got != count:
             sys.exit(f"vdirsyncer brought {got} cards")
         firsts["vdirsyncer"].append(seconds)
@@ -141,7 +119,7 @@ def measure(binary, folder, server, count, runs):
               f"vdirsyncer {seconds:.2f} s", flush=True)
 
     incrementals = {"contactsdb": [], "vdirsyncer": []}
-    db, config = os.path.join(folder, "first0.sqlite"), os.path.join(folder, "first0.conf")
+    db, config = os.path.join(folder, "first0.sqlite"), os.path.join(folder, "first0", "vdirsyncer.conf")
     for run in range(runs):
         for name in names[run * 10:run * 10 + 10]:
             text = open(os.path.join(exported, name), encoding="utf-8").read()
