@@ -57,7 +57,8 @@ extension ContactStore {
     /// Syncs both ways with the remote (SPEC §CardDAV sync): pulls what the
     /// server changed since the last sync, merging with what changed here,
     /// then pushes what changed here. A second sync with nothing changed
-    /// sends no PUT or DELETE. Two syncs of one database never run at once.
+    /// sends no PUT or DELETE. Two syncs of one database never run at once:
+    /// the second waits the busy timeout, then fails with `.databaseBusy`.
     ///
     /// - parameter prefer: whose value wins a property both sides changed;
     ///   the other is kept as a ``SyncConflict``.
@@ -70,7 +71,7 @@ extension ContactStore {
     ///   next sync goes on from there.
     public func sync(prefer: SyncPreference = .server, dryRun: Bool = false,
                      progress: ((Int, Int) -> Void)? = nil) throws -> SyncReport {
-        let lock = path == ":memory:" ? nil : try DatabaseFile.Lock(beside: path, suffix: "-sync-lock", timeout: 5)
+        let lock = path == ":memory:" ? nil : try DatabaseFile.Lock(beside: path, suffix: "-sync-lock", timeout: busyTimeout)
         defer { withExtendedLifetime(lock) {} }
         guard let stored = try read(SyncState.remote) else { throw ContactsDBError.remoteNotFound(name: nil) }
         let url = try Self.remoteURL(stored.remote.url)

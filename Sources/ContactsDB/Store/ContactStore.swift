@@ -40,6 +40,8 @@ public final class ContactStore: Sendable {
 
     public let path: String
     public let openReport: OpenReport
+    /// How long a write, or a sync, waits for another process.
+    let busyTimeout: TimeInterval
     let writer: DatabaseQueue
     let migrator: Migrator
 
@@ -96,6 +98,7 @@ public final class ContactStore: Sendable {
         let migrator = Migrator(migrations: options.migrations)
         self.path = path
         self.migrator = migrator
+        busyTimeout = options.busyTimeout
         writer = queue
         var report = OpenReport()
         try DatabaseErrorMapping.mapping(path: path) {
