@@ -21,6 +21,7 @@ Run with the Python whose bin/ holds radicale and xandikos (.ci/run makes
 one in .build-python).
 """
 import base64
+import contextlib
 import json
 import os
 import signal
@@ -155,7 +156,17 @@ level = info
         mkcol(addressbook, user, password, "Contacts")
     else:
         addressbook = f"{root}user/contacts/addressbook/"
-    print(json.dumps({"pid": process.pid, "port": port, "root": root, "addressbook": addressbook}))
+    return {"pid": process.pid, "port": port, "root": root, "addressbook": addressbook}
+
+
+@contextlib.contextmanager
+def running(kind, folder, user="user", password="password"):
+    """A server for the length of a `with` block, for the scripts beside this one."""
+    server = start(kind, folder, user, password)
+    try:
+        yield server
+    finally:
+        stop(server["pid"])
 
 
 def stop(pid):
@@ -182,7 +193,7 @@ def main(argv):
     if len(argv) >= 3 and argv[0] == "start":
         user = argv[argv.index("--user") + 1] if "--user" in argv else "user"
         password = argv[argv.index("--password") + 1] if "--password" in argv else "password"
-        start(argv[1], argv[2], user, password)
+        print(json.dumps(start(argv[1], argv[2], user, password)))
     elif len(argv) == 5 and argv[0] == "mkcol":
         mkcol(*argv[1:])
     elif len(argv) == 5 and argv[0] == "vdirsyncer":

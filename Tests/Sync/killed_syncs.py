@@ -24,7 +24,7 @@ import sys
 import tempfile
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+from davserver import running
 
 
 def main():
@@ -36,12 +36,8 @@ def main():
     cards, kills, seed = option("--cards", 2000), option("--kills", 6), option("--seed", 1)
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory(prefix="contactsdb-killed-") as folder:
-        server = json.loads(subprocess.check_output(
-            [sys.executable, os.path.join(HERE, "davserver.py"), "start", "xandikos", os.path.join(folder, "server")]))
-        try:
+        with running("xandikos", os.path.join(folder, "server")) as server:
             run_checks(binary, folder, server, cards, kills, rng)
-        finally:
-            subprocess.run([sys.executable, os.path.join(HERE, "davserver.py"), "stop", str(server["pid"])])
 
 
 def cli(binary, db, *arguments, check=True):

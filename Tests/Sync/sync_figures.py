@@ -15,7 +15,6 @@ sync brought all N cards. Not part of the tests: figures for reading.
 Run with the Python of .build-python, which has Radicale and vdirsyncer.
 """
 import base64
-import json
 import os
 import shutil
 import statistics
@@ -25,9 +24,8 @@ import tempfile
 import time
 import urllib.request
 
-from davserver import vdirsyncer_config
+from davserver import running, vdirsyncer_config
 
-HERE = os.path.dirname(os.path.abspath(__file__))
 USER, PASSWORD = "user", "password"
 
 
@@ -39,13 +37,8 @@ def main():
     option = lambda name, default: int(args[args.index(name) + 1]) if name in args else default
     cards, runs = option("--cards", 10000), option("--runs", 3)
     with tempfile.TemporaryDirectory(prefix="contactsdb-figures-") as folder:
-        server = json.loads(subprocess.check_output(
-            [sys.executable, os.path.join(HERE, "davserver.py"), "start", "radicale", os.path.join(folder, "server"),
-             "--user", USER, "--password", PASSWORD]))
-        try:
+        with running("radicale", os.path.join(folder, "server"), USER, PASSWORD) as server:
             measure(binary, folder, server, cards, runs)
-        finally:
-            subprocess.run([sys.executable, os.path.join(HERE, "davserver.py"), "stop", str(server["pid"])])
 
 
 def timed(command, env=None):
