@@ -285,8 +285,13 @@ struct ReferenceModel {
                 .flatMap { $0.split(whereSeparator: { $0 == " " || $0 == "-" }) }.map { fold(String($0)) }
             return fold(text).split(separator: " ").allSatisfy { prefix in words.contains { $0.hasPrefix(prefix) } }
         case .phone(let text):
-            let wanted = PhoneNumber(text, regions: .default).normalized.filter(\.isNumber)
-            return draft.phones.contains { PhoneNumber($0.value, regions: .default).normalized.contains(wanted) }
+            // The digits typed, or the E.164 digits of a valid number.
+            let number = PhoneNumber(text, regions: .default)
+            let wanted = [number.digits] + (number.e164.map { [$0.filter(\.isNumber)] } ?? [])
+            return draft.phones.contains { phone in
+                let held = PhoneNumber(phone.value, regions: .default).normalized
+                return wanted.contains { held.contains($0) }
+            }
         case .emailContains(let text):
             return draft.emails.contains { fold($0.value).contains(fold(text)) }
         case .companyContains(let text):

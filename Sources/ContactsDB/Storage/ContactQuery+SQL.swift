@@ -152,28 +152,48 @@ extension ContactQuery {
             """, arguments)
     }
 
-    /// The contacts with a phone number holding `digits`.
-    static func phoneCondition(_ digits: String) -> (sql: String, values: [(any DatabaseValueConvertible)?]) {
-        if let windows = phoneWindows(digits) {
+    /// The contacts with a phone number holding any of `pieces` (digit
+    /// strings, as ``phoneDigits(_:regions:)`` gives them).
+    static func phoneCondition(_ pieces: [String]) -> (sql: String, values: [(any DatabaseValueConvertible)?]) {
+        var selects: [String] = []
+        var values: [(any DatabaseValueConvertible)?] = []
+        var shortPieces: [String] = []
+        for digits in pieces {
+            guard let windows = phoneWindows(digits) else {
+                shortPieces.append(digits)
+                continue
+            }
             // Schema/0004: these windows find every number holding the
             // digits, and a few more, which instr() turns away.
-            return ("""
-                contact.pk IN (SELECT phone.contactPk FROM phoneWindow
+            selects.append("""
+                SELECT phone.contactPk FROM phoneWindow
                     JOIN phone ON phone.contactPk = \(PhoneKey.contactPk(of: "phoneWindow.phoneKey"))
                         AND phone.position = \(PhoneKey.position(of: "phoneWindow.phoneKey"))
-                    WHERE phoneWindow.window IN (?, ?, ?, ?) AND instr(phone.normalized, ?) > 0)
-                """, windows + [digits])
+                    WHERE phoneWindow.window IN (?, ?, ?, ?) AND instr(phone.normalized, ?) > 0
+                """)
+            values += windows + [digits]
         }
-        // A quoted FTS5 string of digits matches exactly the numbers that
-        // contain it (the trigram index finds them).
-        return ("contact.pk IN (SELECT \(PhoneKey.contactPk(of: "rowid")) FROM phoneDigits WHERE phoneDigits MATCH ?)",
-                ["\"" + digits + "\""])
+        if !shortPieces.isEmpty {
+            // A quoted FTS5 string of digits matches exactly the numbers that
+            // contain it (the trigram index finds them).
+            selects.append("SELECT \(PhoneKey.contactPk(of: "rowid")) FROM phoneDigits WHERE phoneDigits MATCH ?")
+            values.append(shortPieces.map { "\"" + $0 + "\"" }.joined(separator: " OR "))
+        }
+        return ("contact.pk IN (\(selects.joined(separator: " UNION ")))", values)
     }
 
-    /// The digits a phone filter looks for: the text normalized like a
-    /// stored number, without its "+".
-    static func phoneDigits(_ text: String, regions: PhoneRegions) -> String {
-        PhoneNumber(text, regions: regions).normalized.filter(\.isNumber)
+    /// The digit strings a phone filter looks for in the stored numbers'
+    /// normalized digits: the digits typed, and — when a default region
+    /// reads the text as a valid number — its E.164 digits
+    /// (`8 912 345-67-89` → `79123456789`), so a whole number finds itself
+    /// however it was written and a piece finds every number it is part of.
+    /// A string holding another is dropped: each number that holds the
+    /// longer holds the shorter too.
+    static func phoneDigits(_ text: String, regions: PhoneRegions) -> [String] {
+        let number = PhoneNumber(text, regions: regions)
+        let typed = number.digits
+        guard let e164 = number.e164?.filter(\.isNumber), !e164.contains(typed) else { return [typed] }
+        return typed.contains(e164) ? [e164] : [typed, e164]
     }
 
     /// The `phoneWindow` keys (1‖7 digits) at offsets 0–3 of digits long
