@@ -10,6 +10,7 @@ Prints one line per check and ends with "N passed, M failed".
 """
 import collections
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -137,6 +138,103 @@ def check_vobject(work):
         check(f"vobject card of {given} {family} has every field", ok, json.dumps(contact, ensure_ascii=False))
 
 
+# Each component of N, ADR and ORG, as JSON names it and as vobject's parsed
+# value names it.
+STRUCTURED = {
+    "n": [("lastName", "family"), ("firstName", "given"), ("middleName", "additional"),
+          ("namePrefix", "prefix"), ("nameSuffix", "suffix")],
+    "adr": [("poBox", "box"), ("street2", "extended"), ("street1", "street"), ("city", "city"),
+            ("state", "region"), ("zipcode", "code"), ("country", "country")],
+    "org": [("company", 0), ("department", 1)],
+}
+
+
+def structured_contacts():
+    """One contact per component and character: each of N's, ADR's and ORG's
+    components holding a comma, a semicolon, a backslash and a line break."""
+    contacts = []
+    for prop, components in STRUCTURED.items():
+        for key, _ in components:
+            for index, char in enumerate([",", ";", "\\", "\n"]):
+                value = f"Left{char}Right"
+                contact = {"id": f"{prop}-{key}-{index}", "firstName": "Plain", "lastName": "Name"}
+                address = {"type": "home", "street1": "1 Main St", "city": "Town", "country": "Land"}
+                if prop == "adr":
+                    address[key] = value
+                else:
+                    contact[key] = value
+                contact["addresses"] = [address]
+                contacts.append(contact)
+    return contacts
+
+
+def vobject_components(card):
+    """N's, ADR's and ORG's components as vobject reads them: one text each,
+    or a list where the writer left a separator unescaped."""
+    name, address = card.n.value, card.adr.value
+    org = card.org.value if hasattr(card, "org") else []
+    found = {key: getattr(name, attribute) for key, attribute in STRUCTURED["n"]}
+    found.update({key: getattr(address, attribute) for key, attribute in STRUCTURED["adr"]})
+    found.update({key: org[index] if index < len(org) else "" for key, index in STRUCTURED["org"]})
+    return found
+
+
+def compare_structured(label, stored, cards):
+    """Every component of every stored contact equals what vobject read."""
+    read = {card.uid.value: vobject_components(card) for card in cards}
+    wrong = []
+    for contact in stored:
+        found = read.get(contact["id"])
+        address = contact["addresses"][0]
+        for prop, components in STRUCTURED.items():
+            for key, _ in components:
+                expected = (address if prop == "adr" else contact).get(key) or ""
+                if found is None or found[key] != expected:
+                    wrong.append((contact["id"], key, expected, found and found[key]))
+    check(f"vobject reads every component of N, ADR and ORG as stored ({label})", not wrong and len(read) == len(stored),
+          f"{len(wrong)} differ: {wrong[:4]}")
+
+
+def check_structured_values(work):
+    db = str(work / "structured.sqlite")
+    run("init", "--no-seed", db=db)
+    source = work / "structured.json"
+    source.write_text(json.dumps(structured_contacts(), ensure_ascii=False))
+    run("import", str(source), db=db)
+    stored = export(db)
+    kept = [c for c in stored if any(ch in json.dumps(c) for ch in (",Right", ";Right", "\\\\Right"))]
+    check("the characters are stored as given", len(kept) == len(stored) * 3 // 4, f"{len(kept)} of {len(stored)}")
+    for version in ("3.0", "4.0"):
+        text = run("export", "--format", "vcard", "--vcard-version", version, db=db)
+        compare_structured(f"vCard {version}", stored, list(vobject.readComponents(text)))
+    # The same through a sync: pushed to Radicale, read there by vobject, and
+    # pulled into a second database unchanged.
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "Sync"))
+    import davserver
+    with davserver.running("radicale", str(work / "radicale")) as server:
+        env = dict(os.environ, DAV_PASSWORD="password")
+        def synced(*args, db):
+            return subprocess.run([CONTACTSDB, "--db", db] + list(args), env=env, check=True,
+                                  capture_output=True, text=True).stdout
+        synced("remote", "add", "radicale", server["addressbook"], "--username", "user",
+               "--password-env", "DAV_PASSWORD", db=db)
+        synced("sync", db=db)
+        files = sorted(path for path in (work / "radicale" / "collections").rglob("*.vcf")
+                       if ".Radicale.cache" not in path.parts)
+        cards = [vobject.readOne(path.read_text(encoding="utf-8")) for path in files]
+        compare_structured("on Radicale after a sync", stored, cards)
+        second = str(work / "second.sqlite")
+        synced("init", "--no-seed", db=second)
+        synced("remote", "add", "radicale", server["addressbook"], "--username", "user",
+               "--password-env", "DAV_PASSWORD", db=second)
+        synced("sync", db=second)
+        fields = lambda c: {k: c.get(k) for k in ("id", "firstName", "lastName", "middleName", "namePrefix",
+                                                   "nameSuffix", "company", "department", "addresses")}
+        pulled = sorted(map(fields, export(second)), key=lambda c: c["id"])
+        check("a second database pulls every component as stored", pulled == sorted(map(fields, stored), key=lambda c: c["id"]),
+              f"{[a for a, b in zip(pulled, sorted(map(fields, stored), key=lambda c: c['id'])) if a != b][:2]}")
+
+
 with tempfile.TemporaryDirectory() as directory:
     work = Path(directory)
     db = str(work / "contacts.sqlite")
@@ -148,6 +246,7 @@ with tempfile.TemporaryDirectory() as directory:
     for version in ("4.0", "3.0"):
         check_khard(work, db, contacts, version)
     check_vobject(work)
+    check_structured_values(work)
 
 passed = sum(results)
 print(f"{passed} passed, {len(results) - passed} failed")

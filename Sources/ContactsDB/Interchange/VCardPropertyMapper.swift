@@ -43,25 +43,22 @@ struct VCardPropertyMapper {
         let isFirst = seen.insert(line.name).inserted
         switch line.name {
         case "N" where isFirst:
-            let parts = line.components + Array(repeating: "", count: 5)
-            draft.lastName = Self.nonEmpty(parts[0])
-            draft.firstName = Self.nonEmpty(parts[1])
-            draft.middleName = Self.nonEmpty(parts[2])
-            draft.namePrefix = Self.nonEmpty(parts[3])
-            draft.nameSuffix = Self.nonEmpty(parts[4])
+            (draft.lastName, draft.firstName, draft.middleName, draft.namePrefix, draft.nameSuffix) = {
+                ($0[0], $0[1], $0[2], $0[3], $0[4]) }(Self.nameParts(line))
             guard line.components.count <= 5, line.parameters.isEmpty else { return keepWhole(line, isFirst) }
+            keepSpelling(line)
         case "FN" where isFirst && line.parameters.isEmpty:
             draft.formattedName = Self.nonEmpty(line.text)
         case "ORG" where isFirst && line.parameters.isEmpty:
-            let parts = line.components
-            draft.company = Self.nonEmpty(parts[0])
-            draft.department = Self.nonEmpty(parts.dropFirst().joined(separator: ";"))
+            (draft.company, draft.department) = Self.organization(line)
+            keepSpelling(line)
         case "TITLE" where isFirst && line.parameters.isEmpty:
             draft.jobTitle = Self.nonEmpty(line.text)
         case "ROLE" where isFirst && line.parameters.isEmpty:
             draft.role = Self.nonEmpty(line.text)
         case "NICKNAME" where isFirst && line.parameters.isEmpty:
-            draft.nickname = Self.nonEmpty(VCardContentLine.components(line.value, separator: ",").joined(separator: ","))
+            draft.nickname = Self.nickname(line)
+            keepSpelling(line)
         case "NOTE" where isFirst && line.parameters.isEmpty:
             draft.note = Self.nonEmpty(line.text)
         case "UID" where isFirst:
@@ -194,6 +191,45 @@ struct VCardPropertyMapper {
         draft.extra.append(line.keptText)
         keptNames.append(line.name)
         return false
+    }
+
+    // MARK: - N, ORG and NICKNAME
+
+    /// N's five components: family, given, middle, prefix, suffix. A
+    /// component's list of values (`Philip,Paul`) is one text.
+    static func nameParts(_ line: VCardContentLine) -> [String?] {
+        let parts = line.components + Array(repeating: "", count: 5)
+        return parts[0..<5].map(nonEmpty)
+    }
+
+    /// ORG's organization, and its units as one department (`;`-joined).
+    static func organization(_ line: VCardContentLine) -> (company: String?, department: String?) {
+        let parts = line.components
+        return (nonEmpty(parts[0]), nonEmpty(parts.dropFirst().joined(separator: ";")))
+    }
+
+    /// NICKNAME's values as one text, `,`-joined.
+    static func nickname(_ line: VCardContentLine) -> String? {
+        nonEmpty(VCardContentLine.components(line.value, separator: ",").joined(separator: ","))
+    }
+
+    /// True for an N, ORG or NICKNAME whose structure the fields cannot
+    /// say again: the writer escapes every comma and semicolon of a field,
+    /// so a list of values in one component, or an ORG of several units,
+    /// would come out as one text.
+    static func needsKeptSpelling(_ line: VCardContentLine) -> Bool {
+        guard line.group == nil, line.parameters.isEmpty else { return false }
+        switch line.name {
+        case "N", "NICKNAME": return VCardContentLine.holdsUnescaped(",", in: line.value)
+        case "ORG": return line.components.count > 2
+        default: return false
+        }
+    }
+
+    /// Keeps the line's own spelling beside the fields read from it, where
+    /// the writer could not spell it again (``VCardWriter/KeptSpellings``).
+    private mutating func keepSpelling(_ line: VCardContentLine) {
+        if Self.needsKeptSpelling(line) { draft.extra.append(line.keptText) }
     }
 
     /// Keeps the whole line (an N with more than five components, or with

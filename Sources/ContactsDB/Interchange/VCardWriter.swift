@@ -22,15 +22,15 @@ extension Contact {
             card.add(version == .v4 ? "KIND:org" : "X-ABShowAs:COMPANY")
         }
         card.add("FN:\(VCardWriter.escape(details.formattedName ?? displayName))")
-        card.add("N:" + [lastName, firstName, details.middleName, details.namePrefix, details.nameSuffix]
-            .map { VCardWriter.escape($0 ?? "", keepingCommas: true) }.joined(separator: ";"))
-        card.addText("NICKNAME", details.nickname, keepingCommas: true)
+        let kept = VCardWriter.KeptSpellings(of: self)
+        card.add(kept.spelling("N") ?? "N:" + VCardWriter.structured(
+            [lastName, firstName, details.middleName, details.namePrefix, details.nameSuffix]))
+        if let nickname = details.nickname { card.add(kept.spelling("NICKNAME") ?? "NICKNAME:" + VCardWriter.escape(nickname)) }
         card.addText("X-PHONETIC-FIRST-NAME", details.phoneticFirstName)
         card.addText("X-PHONETIC-MIDDLE-NAME", details.phoneticMiddleName)
         card.addText("X-PHONETIC-LAST-NAME", details.phoneticLastName)
         if company != nil || details.department != nil {
-            let units = [company ?? ""] + (details.department.map { $0.split(separator: ";", omittingEmptySubsequences: false).map(String.init) } ?? [])
-            card.add("ORG:" + units.map { VCardWriter.escape($0) }.joined(separator: ";"))
+            card.add(kept.spelling("ORG") ?? "ORG:" + VCardWriter.structured([company ?? "", details.department]))
         }
         card.addText("TITLE", details.jobTitle)
         card.addText("ROLE", details.role)
@@ -51,7 +51,7 @@ extension Contact {
         for address in addresses {
             let parts = [address.poBox, address.street2, address.street1, address.city, address.state, address.zipcode, address.country]
             card.addLabelled("ADR", address.type, preferred: address.preferred, address.parameters,
-                             parts.map { VCardWriter.escape($0) }.joined(separator: ";"))
+                             VCardWriter.structured(parts))
         }
         for url in details.urls { card.addLabelled("URL", url.type, preferred: false, url.parameters, VCardWriter.escape(url.value)) }
         for messenger in messengers { card.add(VCardWriter.impp(messenger)) }
@@ -73,7 +73,7 @@ extension Contact {
         if let age { card.add("X-CONTACTSDB-AGE:\(age)") }
         if isFavorite { card.add("X-CONTACTSDB-FAVORITE:TRUE") }
         if let photo = details.photo { card.add(VCardWriter.photo(photo, version: version)) }
-        for line in details.extra { card.add(VCardWriter.extraLine(line, version: version)) }
+        for line in details.extra where !kept.isSpelling(line) { card.add(VCardWriter.extraLine(line, version: version)) }
         return card.text
     }
 }
@@ -101,8 +101,8 @@ enum VCardWriter {
 
         mutating func add(_ line: String) { lines.append(line) }
 
-        mutating func addText(_ name: String, _ value: String?, keepingCommas: Bool = false) {
-            if let value { add("\(name):\(VCardWriter.escape(value, keepingCommas: keepingCommas))") }
+        mutating func addText(_ name: String, _ value: String?) {
+            if let value { add("\(name):\(VCardWriter.escape(value))") }
         }
 
         /// A property in a new item group, labelled by X-ABLabel.
@@ -147,6 +147,43 @@ enum VCardWriter {
             if let kept, let colon = line.firstIndex(of: ":") { line.insert(contentsOf: ";" + kept, at: colon) }
             if let label { addItem(line, label: label) } else { add(line) }
         }
+    }
+
+    /// The card's own spellings of N, ORG and NICKNAME that `extra` keeps
+    /// where the fields cannot say them again (a list of values in one
+    /// component, an ORG of several units; ``VCardPropertyMapper``): each
+    /// is written in place of the field's line while the fields still read
+    /// as it does, and dropped once they were edited.
+    struct KeptSpellings {
+        private var lines: [String: String] = [:]
+        private var all: Set<String> = []
+
+        init(of contact: Contact) {
+            let details = contact.details
+            for text in details.extra {
+                guard let line = VCardContentLine(Array(text.utf8), legacyCharset: .utf8),
+                      VCardPropertyMapper.needsKeptSpelling(line) else { continue }
+                all.insert(text)
+                let current: Bool
+                switch line.name {
+                case "N":
+                    current = VCardPropertyMapper.nameParts(line)
+                        == [contact.lastName, contact.firstName, details.middleName, details.namePrefix, details.nameSuffix]
+                case "ORG":
+                    let organization = VCardPropertyMapper.organization(line)
+                    current = organization.company == contact.company && organization.department == details.department
+                default:
+                    current = VCardPropertyMapper.nickname(line) == details.nickname
+                }
+                if current, lines[line.name] == nil { lines[line.name] = text }
+            }
+        }
+
+        /// The kept line for `name` when the fields still read as it does.
+        func spelling(_ name: String) -> String? { lines[name] }
+
+        /// True for a line kept as a spelling, written in place or stale.
+        func isSpelling(_ line: String) -> Bool { all.contains(line) }
     }
 
     /// RELATED's TYPE values in vCard 4.0 (RFC 6350 §6.6.6).
@@ -222,14 +259,21 @@ enum VCardWriter {
         return parsed.keptText
     }
 
-    /// RFC 6350 §3.4: backslash, comma, semicolon and newline escaped; a
-    /// list's commas kept where `keepingCommas`.
-    static func escape(_ text: String, keepingCommas: Bool = false) -> String {
+    /// A structured value (N, ORG, ADR): each component one text, its
+    /// commas, semicolons and backslashes escaped, so that a reader finds
+    /// every component as stored (`García, Jr.` is one family name).
+    static func structured(_ components: [String?]) -> String {
+        components.map { escape($0 ?? "") }.joined(separator: ";")
+    }
+
+    /// RFC 6350 §3.4, RFC 2426 §5: backslash, comma, semicolon and newline
+    /// escaped.
+    static func escape(_ text: String) -> String {
         var result = ""
         for character in text {
             switch character {
             case "\\": result += "\\\\"
-            case "," where !keepingCommas: result += "\\,"
+            case ",": result += "\\,"
             case ";": result += "\\;"
             case "\n", "\r\n": result += "\\n"
             default: result.append(character)
