@@ -34,7 +34,7 @@ import Testing
         (#"[{"firstName": "A", "age": "34"}]"#, "contacts[0].age"),
         (#"[{"firstName": "A", "age": 34.5}]"#, "contacts[0].age"),
         (#"[{"firstName": "A", "emails": [{"type": "home"}]}]"#, "contacts[0].emails[0].value"),
-        (#"[{"firstName": "A"}, {"company": "  "}]"#, "contacts[1].firstName"),
+        (#"[{"firstName": "A"}, {"company": "  "}]"#, "contacts[1]"),
         (#"[{"id": "x", "firstName": "A"}, {"id": "x", "firstName": "B"}]"#, "contacts[1].id"),
         (#"[{"firstName": "A"}, 42]"#, "contacts[1]"),
     ]

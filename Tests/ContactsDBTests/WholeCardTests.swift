@@ -100,7 +100,7 @@ import Testing
 
         // What no reader can make sense of is still refused.
         let nameless = #"[{"phones": [], "emails": []}]"#
-        #expect(invalidField { _ = try store.importContacts(Data(nameless.utf8), source: "bad.json") } == "contacts[0].firstName")
+        #expect(invalidField { _ = try store.importContacts(Data(nameless.utf8), source: "bad.json") } == "contacts[0]")
         let badDate = #"[{"firstName": "A", "birthday": "1990/04/12"}]"#
         #expect(invalidField { _ = try store.importContacts(Data(badDate.utf8), source: "bad.json") } == "contacts[0].birthday")
         #expect(try store.rowCount("contact") == 1)

@@ -42,9 +42,7 @@ struct DerivedFields: Sendable {
     /// other sources).
     static func keptFormattedName(_ draft: ContactDraft) -> String? {
         let derived = draft.kind == .organization ? draft.company : nil
-        let source = derived ?? personalName(draft)
-            ?? [draft.nickname, draft.company, draft.phones.first?.value, draft.emails.first?.value].lazy.compactMap { $0 }.first
-            ?? ""
+        let source = derived ?? personalName(draft) ?? otherName(draft)
         return draft.formattedName == source ? nil : draft.formattedName
     }
 
@@ -59,8 +57,7 @@ struct DerivedFields: Sendable {
         let personalName = Self.personalName(draft)
         // Without a name, the card's own formatted name is the display name
         // (and stays stored as its source); then AOSP's order of sources.
-        let source = [draft.nickname, draft.company, draft.phones.first?.value, draft.emails.first?.value]
-            .lazy.compactMap { $0 }.first ?? ""
+        let source = Self.otherName(draft)
         if draft.kind == .organization, let company = draft.company {
             displayName = company
             sortName = company
@@ -97,6 +94,19 @@ struct DerivedFields: Sendable {
         // Decoding here rather than on the writer's thread lets an import
         // make its thumbnails on the threads that derive its contacts.
         photo = thumbnailing ? draft.photo.flatMap { try? PhotoImage($0.data) } : nil
+    }
+
+    /// What names a contact without a personal name (SPEC §The whole
+    /// card): AOSP's display-name sources in their rank — nickname,
+    /// company, phone, email — then a messenger handle, a URL and the
+    /// note's first line; "" when it holds none of them.
+    private static func otherName(_ draft: ContactDraft) -> String {
+        let noteLine = draft.details.note.flatMap { note in
+            note.split(whereSeparator: \.isNewline).lazy.map { Text.tidy(String($0)) }.first { !$0.isEmpty }
+        }
+        let sources = [draft.nickname, draft.company, draft.phones.first?.value, draft.emails.first?.value,
+                       draft.messengers.first?.handle, draft.details.urls.first?.value, noteLine]
+        return sources.lazy.compactMap { $0 }.first ?? ""
     }
 
     /// The texts `--text` searches (SPEC §Search and dates), folded and cut

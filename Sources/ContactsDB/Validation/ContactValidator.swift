@@ -69,9 +69,6 @@ enum ContactValidator {
             if isTyped {
                 try require(hasName, field("firstName"), "a contact needs at least one of first name, last name or company.")
             } else if !hasName {
-                let names = Self.detailNames.map { result.details[keyPath: $0.field] }
-                try require(names.contains { $0 != nil } || !draft.phones.isEmpty || !draft.emails.isEmpty, field("firstName"),
-                    "a contact needs a name, a nickname, a company, a phone or an email.")
                 unusual.unnamedContacts += 1
             }
             if let age = draft.age {
@@ -95,6 +92,10 @@ enum ContactValidator {
             result.messengers = try draft.messengers.enumerated().map { index, messenger in
                 try validated(messenger, at: field("messengers[\(index)]"), counting: &unusual)
             }
+            // An imported messenger without a handle reaches no one and
+            // cannot be stored; it goes, and is counted.
+            unusual.emptyMessengers += result.messengers.count { $0.handle.isEmpty }
+            result.messengers.removeAll { $0.handle.isEmpty }
             try validateDetails(draft.details, into: &result.details)
             result.photo = try photo(draft.photo)
             var groupKeys: Set<String> = []
@@ -103,6 +104,14 @@ enum ContactValidator {
                 let name = try groupName(name, at: field("groups[\(index)]"))
                 return groupKeys.insert(Text.groupKey(name)).inserted ? name : nil
             }.sorted(by: Collation.precedes)
+            if !isTyped && !hasName {
+                // Only a record that holds nothing is refused; a messenger
+                // without a handle, left out above, was something.
+                var rest = result
+                rest.id = nil
+                try require(rest != ContactDraft() || !draft.messengers.isEmpty, path.isEmpty ? "contact" : path,
+                    "the record holds nothing but an id; give it a name, a phone, an email or any other field.")
+            }
             return result
         }
 
@@ -282,7 +291,7 @@ enum ContactValidator {
                 unusual.messengers += 1
             }
             let handle = Text.tidy(messenger.handle)
-            try require(!handle.isEmpty, "\(path()).handle", "a \(service ?? given) handle cannot be empty.")
+            try require(!handle.isEmpty || !isTyped, "\(path()).handle", "a \(service ?? given) handle cannot be empty.")
             try checkText(handle, "\(path()).handle")
             return Messenger(service: service ?? given, handle: handle,
                              parameters: try parameters(messenger.parameters, "\(path()).parameters"))
@@ -337,9 +346,12 @@ enum ContactValidator {
             if isTyped {
                 try ContactValidator.checkText(text, field())
             } else {
+                // Another address book's control characters (Outlook's
+                // U+000C) are kept: output escapes them where it shows them.
+                // NUL alone goes, as C strings end there.
                 try require(text.utf8.count <= maxLongTextBytes, field(),
                     "the value is \(text.utf8.count) bytes long; the limit is 64 KiB.")
-                try checkControlCharacters(text, field(), allowingNewlines: false)
+                try require(!text.utf8.contains(0), field(), "contains the character U+0000, which cannot be stored.")
             }
         }
     }
@@ -439,10 +451,16 @@ public struct UnusualValues: Hashable, Sendable {
     public var unnamedContacts = 0
     /// Photos that cannot be decoded, kept as given without a thumbnail.
     public var undecodablePhotos = 0
+    /// Messengers without a handle, which reach no one: not stored.
+    public var emptyMessengers = 0
 
     public init() {}
 
     public var isEmpty: Bool { self == UnusualValues() }
+
+    /// True when only ``emptyMessengers`` were counted, which were left
+    /// out rather than kept.
+    public var keptNothingUnusual: Bool { var kept = self; kept.emptyMessengers = 0; return kept.isEmpty }
 
     mutating func add(_ other: UnusualValues) {
         phones += other.phones
@@ -450,9 +468,11 @@ public struct UnusualValues: Hashable, Sendable {
         messengers += other.messengers
         unnamedContacts += other.unnamedContacts
         undecodablePhotos += other.undecodablePhotos
+        emptyMessengers += other.emptyMessengers
     }
 
-    /// "4 phone numbers, 1 email address and 2 contacts without a name".
+    /// "4 phone numbers, 1 email address and 2 contacts without a name":
+    /// what was kept (``emptyMessengers`` were not).
     public var summary: String {
         let parts = [(phones, "phone number", "phone numbers"), (emails, "email address", "email addresses"),
                      (messengers, "messenger of another service", "messengers of other services"),

@@ -25,8 +25,12 @@ extension ContactsDBCommand {
             let report = try store.importContacts(from: inputs, skippingInvalid: skipInvalid, progress: progress.update)
             progress.finish()
             for skipped in report.skipped { Terminal.printNotice("Skipped \(skipped)") }
-            if !report.unusual.isEmpty {
+            if !report.unusual.keptNothingUnusual {
                 Terminal.printNotice("Kept \(report.unusual.summary) that typed input would refuse.")
+            }
+            if report.unusual.emptyMessengers > 0 {
+                let count = report.unusual.emptyMessengers
+                Terminal.printNotice("Left out \(count) messenger\(count == 1 ? "" : "s") without a handle, which reach\(count == 1 ? "es" : "") no one.")
             }
             if !report.extraProperties.isEmpty {
                 Terminal.printNotice("Kept as extra properties, written back on export: \(Self.counted(report.extraProperties)).")

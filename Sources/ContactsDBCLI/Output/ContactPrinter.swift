@@ -31,7 +31,7 @@ enum ContactPrinter {
         let header = ["NAME", "PHONE", "EMAIL", "MESSENGERS", "PHOTO", "ID"]
         let rows = contacts.map { contact in
             [
-                contact.displayName,
+                contact.displayName.isEmpty ? "(no name)" : contact.displayName,
                 (contact.phones.first?.displayValue(regions: regions) ?? "") + more(contact.phones.count),
                 (contact.emails.first?.value ?? "") + more(contact.emails.count),
                 contact.messengers.map(\.service).joined(separator: ", "),
