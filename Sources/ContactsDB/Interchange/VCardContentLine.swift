@@ -50,7 +50,8 @@ struct VCardContentLine {
     /// The logical lines of one card's bytes with their first line number
     /// (1-based), unfolded: a line starting with a space or tab continues
     /// the one before (RFC folding), as does the line after a
-    /// quoted-printable value's soft line break (`=` at the end).
+    /// quoted-printable value's soft line break (`=` at the end); empty
+    /// lines are passed over.
     ///
     /// Each physical line is appended once to the logical line it continues,
     /// so a card of any number of folds reads in time linear in its size.
@@ -86,11 +87,16 @@ struct VCardContentLine {
             while end < bytes.count, bytes[end] != 0x0A, bytes[end] != 0x0D { end += 1 }
             lineNumber += 1
             let line = bytes[start..<end]
-            if let first = line.first, first == 0x20 || first == 0x09, !current.isEmpty {
-                current += line.dropFirst()
+            if line.isEmpty {
+                // An empty line means nothing; CR CR LF line ends (iPhone
+                // exports) make one between every two lines, folds included.
             } else if isQuotedPrintable, current.last == UInt8(ascii: "=") {
+                // A soft line break joins the next line as it is, indented
+                // or not: the "=" was the line's end, not an escape.
                 current.removeLast()
                 current += line
+            } else if let first = line.first, first == 0x20 || first == 0x09, !current.isEmpty {
+                current += line.dropFirst()
             } else {
                 finish()
                 if !line.isEmpty {
@@ -209,14 +215,22 @@ struct VCardContentLine {
         }
     }
 
+    private static let singleByteCharsets: Set<String.Encoding> = [
+        .isoLatin1, .isoLatin2, .windowsCP1250, .windowsCP1251, .windowsCP1252, .windowsCP1253, .windowsCP1254,
+    ]
+
     /// Bytes as text: in `charset` when named and readable in it; else
     /// UTF-8 when valid; else the legacy charset; else Latin-1, which reads
     /// every byte, so no text gains a U+FFFD it did not hold.
     static func text(_ bytes: [UInt8], charset: String?, legacyCharset: String.Encoding) -> String {
         if !bytes.contains(where: { $0 >= 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
         let data = Data(bytes)
-        if let charset, let encoding = encoding(named: charset), let text = String(data: data, encoding: encoding) {
-            return text
+        if let charset, let encoding = encoding(named: charset) {
+            // A one-byte charset reads any bytes, so bytes that are valid
+            // UTF-8 under it are taken as UTF-8, which they almost surely
+            // are (a card that names ISO-8859-1 and holds UTF-8's "Ñ").
+            if singleByteCharsets.contains(encoding), let text = String(validating: bytes, as: UTF8.self) { return text }
+            if let text = String(data: data, encoding: encoding) { return text }
         }
         if let text = String(validating: bytes, as: UTF8.self) { return text }
         return String(data: data, encoding: legacyCharset) ?? String(data: data, encoding: .isoLatin1)
@@ -275,6 +289,15 @@ struct VCardContentLine {
         return parts
     }
 
+    /// True when `value` holds `separator` unescaped.
+    static func holdsUnescaped(_ separator: Character, in value: String) -> Bool {
+        var escaped = false
+        for character in value {
+            if escaped { escaped = false } else if character == "\\" { escaped = true } else if character == separator { return true }
+        }
+        return false
+    }
+
     /// The value unescaped as one text.
     var text: String { Self.components(value, separator: nil)[0] }
 
@@ -285,6 +308,20 @@ struct VCardContentLine {
 /// Text files in UTF-16 or UTF-32 (told by their byte-order mark) as UTF-8,
 /// so that every reader sees one encoding; nil for any other file.
 enum UnicodeTranscoding {
+    /// UTF-16 without a byte-order mark (macOS Contacts' UTF-16 export):
+    /// told by its first eight bytes, ASCII text with a zero byte before
+    /// (big-endian) or after (little-endian) each character, as every
+    /// vCard and JSON file starts.
+    private static func unmarkedUTF16(_ bytes: UnsafeBufferPointer<UInt8>) -> String.Encoding? {
+        guard bytes.count >= 8 else { return nil }
+        let head = Array(bytes.prefix(8))
+        let evens = stride(from: 0, to: 8, by: 2).map { head[$0] }, odds = stride(from: 1, to: 8, by: 2).map { head[$0] }
+        func isText(_ bytes: [UInt8]) -> Bool { bytes.allSatisfy { (0x09...0x7E).contains($0) } }
+        if evens.allSatisfy({ $0 == 0 }) && isText(odds) { return .utf16BigEndian }
+        if odds.allSatisfy({ $0 == 0 }) && isText(evens) { return .utf16LittleEndian }
+        return nil
+    }
+
     static func utf8(_ bytes: UnsafeBufferPointer<UInt8>) -> Data? {
         let encoding: String.Encoding
         if bytes.starts(with: [0xFF, 0xFE, 0x00, 0x00]) {
@@ -295,6 +332,9 @@ enum UnicodeTranscoding {
             encoding = .utf16LittleEndian
         } else if bytes.starts(with: [0xFE, 0xFF]) {
             encoding = .utf16BigEndian
+        } else if let unmarked = unmarkedUTF16(bytes) {
+            let text = String(data: Data(bytes), encoding: unmarked) ?? String(decoding: Data(bytes), as: UTF8.self)
+            return Data(text.utf8)
         } else {
             return nil
         }

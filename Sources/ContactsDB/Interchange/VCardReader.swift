@@ -29,18 +29,21 @@ struct VCardReader {
     }
 
     /// Reads the cards of one file in order, one at a time, calling `body`
-    /// with each card and the offset of the byte after it. Only one card's
-    /// text is held at a time, so a file of any size reads in bounded memory.
-    /// A card nested in another (vCard 2.1's AGENT) stays inside it.
+    /// with each card and the offset up to which the file has been read.
+    /// Only one card's text is held at a time, so a file of any size reads
+    /// in bounded memory. A card nested in another after an AGENT line
+    /// (vCard 2.1) stays inside it; one nested without AGENT (some 2.1
+    /// exports) is a card of its own, and the card around it goes on after it.
     mutating func forEachCard(
         in bytes: UnsafeBufferPointer<UInt8>, source: String, _ body: (Card, Int) throws -> Void
     ) rethrows {
         var lineStart = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        var lineNumber = 0, depth = 0
-        var card = (start: 0, line: 0)
+        var lineNumber = 0
+        // The cards begun and not yet ended, outermost first, each with the
+        // depth of the AGENT cards open inside it.
+        var open: [(start: Int, line: Int, number: Int, depth: Int)] = []
         // Whether the last line opened an AGENT property, inside which a
-        // BEGIN starts a nested card; any other BEGIN inside a card means
-        // that card lost its END, and a new one starts there.
+        // BEGIN starts a card that belongs to it.
         var isAfterAgent = false
         while lineStart < bytes.count {
             // Lines end in LF, CR LF, or (old Mac exports) CR alone.
@@ -51,36 +54,38 @@ struct VCardReader {
             let line = bytes[lineStart..<lineEnd]
             // Inside a card, a line that starts with white space continues
             // the one before (RFC folding), whatever it says.
-            let isContinuation = depth > 0 && (line.first == 0x20 || line.first == 0x09)
+            let isContinuation = !open.isEmpty && (line.first == 0x20 || line.first == 0x09)
             switch isContinuation ? nil : Self.marker(line) {
             case .begin?:
-                if depth > 0 && !isAfterAgent {
-                    try body(unterminated(source, line: card.line), lineStart)
-                    depth = 0
+                if let card = open.last, isAfterAgent || card.depth > 1 {
+                    open[open.count - 1].depth += 1
+                } else {
+                    // Cards are numbered in the order they begin.
+                    cardCount += 1
+                    open.append((lineStart, lineNumber, cardCount, 1))
                 }
-                if depth == 0 { card = (lineStart, lineNumber) }
-                depth += 1
-            case .end? where depth > 0:
-                depth -= 1
-                if depth == 0 {
-                    try body(readCard(UnsafeBufferPointer(rebasing: bytes[card.start..<next]),
-                                      source: source, line: card.line), next)
+            case .end? where !open.isEmpty:
+                open[open.count - 1].depth -= 1
+                if let card = open.last, card.depth == 0 {
+                    open.removeLast()
+                    let card = readCard(UnsafeBufferPointer(rebasing: bytes[card.start..<next]), source: source,
+                                        number: card.number, line: card.line)
+                    try body(card, open.first?.start ?? next)
                 }
             default:
                 break
             }
-            if !isContinuation { isAfterAgent = Self.opensAgent(line) }
+            if !line.isEmpty && !isContinuation { isAfterAgent = Self.opensAgent(line) }
             lineStart = next
         }
-        if depth > 0 {
-            try body(unterminated(source, line: card.line), bytes.count)
+        for card in open.reversed() {
+            try body(unterminated(source, number: card.number, line: card.line), bytes.count)
         }
     }
 
     /// The failure of a card whose END:VCARD never came.
-    private mutating func unterminated(_ source: String, line: Int) -> Card {
-        cardCount += 1
-        let path = Self.path(source, cardCount, line)
+    private func unterminated(_ source: String, number: Int, line: Int) -> Card {
+        let path = Self.path(source, number, line)
         return Card(path: path, result: .failure(.invalidContact(field: path, reason: "the card has no END:VCARD.")))
     }
 
@@ -119,9 +124,8 @@ struct VCardReader {
     }
 
     /// One card's text, from its BEGIN line through its END line.
-    private mutating func readCard(_ bytes: UnsafeBufferPointer<UInt8>, source: String, line: Int) -> Card {
-        cardCount += 1
-        let path = Self.path(source, cardCount, line)
+    private mutating func readCard(_ bytes: UnsafeBufferPointer<UInt8>, source: String, number: Int, line: Int) -> Card {
+        let path = Self.path(source, number, line)
         var lines: [VCardContentLine] = []
         var depth = 0
         // A nested card (vCard 2.1's AGENT) is kept whole, as the value of
@@ -140,9 +144,12 @@ struct VCardReader {
             } else if line.name == "END" && isMarker {
                 depth -= 1
                 if depth >= 1 { nested.append("END:VCARD") }
-                if depth == 1, var agent = lines.last, agent.name == "AGENT" {
-                    agent.value = VCardWriter.escape(nested.joined(separator: "\n"))
-                    lines[lines.count - 1] = agent
+                if depth == 1 {
+                    // A card nested without AGENT was read as a card of its own.
+                    if var agent = lines.last, agent.name == "AGENT" {
+                        agent.value = VCardWriter.escape(nested.joined(separator: "\n"))
+                        lines[lines.count - 1] = agent
+                    }
                     nested = []
                 }
             } else if depth == 1 {
