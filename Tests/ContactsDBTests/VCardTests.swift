@@ -174,4 +174,114 @@ import Testing
         #expect(read.imported == 2)
         #expect(try other.contacts(matching: ContactQuery()).map(\.displayName).sorted() == ["Di D", "Ed E"])
     }
+
+    // MARK: - Real producers' habits
+
+    /// iPhone exports of the iOS 6 era end lines in CR CR LF: a folded
+    /// photo keeps every line.
+    @Test func crCRLFLineEndsKeepAFoldedPhotoWhole() throws {
+        let photo = Data((0..<3_000).map { UInt8($0 % 251) })
+        let base64 = Array(photo.base64EncodedString())
+        let folded = stride(from: 0, to: base64.count, by: 74).map { " " + String(base64[$0..<min($0 + 74, base64.count)]) }
+        let lines = ["BEGIN:VCARD", "VERSION:3.0", "N:Lee;Ann;;;", "PHOTO;ENCODING=b;TYPE=JPEG:"] + folded
+            + ["TEL;type=CELL:+1 415 555 0100", "END:VCARD"]
+        let (store, report) = try importing(lines.joined(separator: "\r\r\n") + "\r\r\n")
+        #expect(report.imported == 1)
+        let contact = try #require(try all(store).first)
+        #expect(try store.photo(id: contact.id)?.data == photo)
+        #expect(contact.phones.map(\.value) == ["+1 415 555 0100"])
+    }
+
+    /// vCard 2.1's quoted-printable soft breaks, with the next line indented
+    /// or not, leave neither "=" nor a break; a backslash that ends a line
+    /// carries the value on to the next.
+    @Test func softLineBreaksJoinTheirLines() throws {
+        let card = [
+            "BEGIN:VCARD", "VERSION:2.1", "N:Kim;Bo;;;",
+            "NOTE;ENCODING=QUOTED-PRINTABLE:first half=", " and second half=0D=0Anext line",
+            "ORG;ENCODING=QUOTED-PRINTABLE:Acme=", "Widgets;Sales",
+            "ADR;HOME:;;Hermann v. Brevern\\", "Packstation 999;Town;;12345;Land",
+            "END:VCARD",
+        ].joined(separator: "\r\n") + "\r\n"
+        let (store, _) = try importing(card)
+        let contact = try #require(try all(store).first)
+        #expect(contact.details.note == "first half and second half\r\nnext line" || contact.details.note == "first half and second half\nnext line")
+        #expect(contact.company == "AcmeWidgets" && contact.details.department == "Sales")
+        #expect(contact.addresses.first?.street1 == "Hermann v. Brevern\nPackstation 999" && contact.addresses.first?.city == "Town")
+    }
+
+    /// macOS Contacts exports UTF-16 without a byte-order mark.
+    @Test(arguments: [String.Encoding.utf16BigEndian, .utf16LittleEndian])
+    func utf16WithoutAByteOrderMarkImports(_ encoding: String.Encoding) throws {
+        let card = "BEGIN:VCARD\r\nVERSION:3.0\r\nN:Muñoz;José;;;\r\nEND:VCARD\r\n"
+        let store = try ContactStore.makeEmpty()
+        let report = try store.importContacts(from: [.data(card.data(using: encoding)!, source: "utf16.vcf")])
+        #expect(report.imported == 1)
+        #expect(try all(store).map(\.displayName) == ["José Muñoz"])
+    }
+
+    /// A 2.1 card that names ISO-8859-1 but holds UTF-8 is read as UTF-8;
+    /// Latin-1 bytes under that name stay Latin-1.
+    @Test func utf8UnderAOneByteCharsetIsReadAsUTF8() throws {
+        var bytes = Array("BEGIN:VCARD\r\nVERSION:2.1\r\nN;CHARSET=ISO-8859-1:".utf8) + Array("Muñoz".utf8)
+        bytes += Array(";Ana\r\nNOTE;CHARSET=ISO-8859-1:".utf8) + [0x41, 0xF1, 0x6F] + Array("\r\nEND:VCARD\r\n".utf8)
+        let store = try ContactStore.makeEmpty()
+        _ = try store.importContacts(from: [.data(Data(bytes), source: "mixed.vcf")])
+        let contact = try #require(try all(store).first)
+        #expect(contact.lastName == "Muñoz" && contact.details.note == "Año")
+    }
+
+    /// Cards nested without AGENT are cards of their own; the card around
+    /// them goes on after them, with everything it holds.
+    @Test func cardsNestedWithoutAnAgentAreCardsOfTheirOwn() throws {
+        let lines = ["BEGIN:VCARD", "VERSION:2.1", "N:Outer;Olga;;;", "TEL:+7 912 345-67-89",
+                     "BEGIN:VCARD", "VERSION:2.1", "N:Inner;Ivan;;;", "END:VCARD",
+                     "BEGIN:VCARD", "VERSION:2.1", "N:Second;Sasha;;;", "END:VCARD",
+                     "EMAIL:olga@example.com", "END:VCARD"]
+        let (store, report) = try importing(lines.joined(separator: "\r\n") + "\r\n")
+        #expect(report.imported == 3)
+        let contacts = try all(store)
+        #expect(contacts.map(\.displayName).sorted() == ["Ivan Inner", "Olga Outer", "Sasha Second"])
+        let outer = try #require(contacts.first { $0.lastName == "Outer" })
+        #expect(outer.emails.map(\.value) == ["olga@example.com"] && outer.phones.count == 1)
+    }
+
+    /// A control character another address book wrote (Outlook 2003's
+    /// U+000C) is kept, not a reason to refuse the card.
+    @Test func importedControlCharactersAreKept() throws {
+        let card = "BEGIN:VCARD\r\nVERSION:2.1\r\nN:Doe;Jo;;;\r\nNOTE;ENCODING=QUOTED-PRINTABLE:a=0Cb=09c\r\nEND:VCARD\r\n"
+        let (store, _) = try importing(card)
+        #expect(try all(store).first?.details.note == "a\u{0C}b\tc")
+    }
+
+    /// A card that holds anything is kept and named by what it holds.
+    @Test func aCardThatHoldsAnythingIsKeptAndNamed() throws {
+        let cards = [
+            ["BEGIN:VCARD", "VERSION:2.1", "X-GOOGLE-TALK:jo.doe@gmail.com",
+             "X-ANDROID-CUSTOM:vnd.android.cursor.item/nickname;JJ;1;;;;;;;;;;;;;", "END:VCARD"],
+            ["BEGIN:VCARD", "VERSION:3.0", "N:;;;;", "LABEL;TYPE=HOME:1 Main St\\nTown", "END:VCARD"],
+            ["BEGIN:VCARD", "VERSION:3.0", "X-CUSTOM:only this", "END:VCARD"],
+            ["BEGIN:VCARD", "VERSION:4.0", "IMPP:xmpp:kim@jabber.example", "END:VCARD"],
+            ["BEGIN:VCARD", "VERSION:4.0", "URL:https://kim.example", "END:VCARD"],
+            ["BEGIN:VCARD", "VERSION:4.0", "NOTE:Met at the fair\\nSecond line", "END:VCARD"],
+            ["BEGIN:VCARD", "VERSION:4.0", "UID:x", "PRODID:-//x//y//EN", "END:VCARD"],
+        ].map { $0.joined(separator: "\r\n") }.joined(separator: "\r\n") + "\r\n"
+        let (store, report) = try importing(cards, skippingInvalid: true)
+        #expect(report.imported == 6 && report.skipped.count == 1, "\(report.skipped)")
+        #expect(report.skipped.first?.contains("card 7") == true)
+        let names = try all(store).map(\.displayName)
+        #expect(names.sorted() == ["", "", "", "Met at the fair", "https://kim.example", "kim@jabber.example"], "\(names)")
+        let unnamed = try store.contacts(matching: ContactQuery().filter(.section("#"))).filter { $0.displayName.isEmpty }
+        #expect(unnamed.count == 3)
+    }
+
+    /// A JSON contact whose messenger has no handle is kept, the messenger
+    /// left out and counted.
+    @Test func aJSONMessengerWithoutAHandleIsLeftOutAndCounted() throws {
+        let store = try ContactStore.makeEmpty()
+        let json = #"[{"messengers": [{"service": "telegram", "handle": ""}]}, {"firstName": "A", "messengers": [{"service": "signal", "handle": " "}]}]"#
+        let report = try store.importContacts(from: [.data(Data(json.utf8), source: "m.json")])
+        #expect(report.imported == 2 && report.unusual.emptyMessengers == 2)
+        #expect(try all(store).allSatisfy { $0.messengers.isEmpty })
+    }
 }

@@ -70,6 +70,9 @@ struct VCardContentLine {
             inQuotes = false
             isQuotedPrintable = false
         }
+        func endsInEscape(_ bytes: [UInt8]) -> Bool {
+            bytes.reversed().prefix { $0 == UInt8(ascii: "\\") }.count % 2 == 1
+        }
         func noteHead() {
             while !headEnded && scanned < current.count {
                 let byte = current[scanned]
@@ -97,6 +100,11 @@ struct VCardContentLine {
                 current += line
             } else if let first = line.first, first == 0x20 || first == 0x09, !current.isEmpty {
                 current += line.dropFirst()
+            } else if headEnded, endsInEscape(current) {
+                // A backslash that ends a line escapes its line break (vCard
+                // 2.1 as Android reads it: an address on several lines).
+                current.append(UInt8(ascii: "n"))
+                current += line
             } else {
                 finish()
                 if !line.isEmpty {

@@ -152,7 +152,11 @@ enum ContactValidator {
                 let tidied = Text.trimmed(note.replacingOccurrences(of: "\r\n", with: "\n"))
                 try require(tidied.utf8.count <= maxLongTextBytes, field("note"),
                     "the note is \(tidied.utf8.count) bytes long; a note holds at most 64 KiB.")
-                try checkControlCharacters(tidied, field("note"), allowingNewlines: true)
+                if isTyped {
+                    try checkControlCharacters(tidied, field("note"), allowingNewlines: true)
+                } else {
+                    try require(!tidied.utf8.contains(0), field("note"), "contains the character U+0000, which cannot be stored.")
+                }
                 result.note = tidied.isEmpty ? nil : tidied
             }
             result.urls = try details.urls.enumerated().map { index, entry in
