@@ -17,6 +17,11 @@ struct VCardPropertyMapper {
     /// writer sets them on export.
     private static let fileProperties: Set<String> = ["VERSION", "PRODID", "REV"]
 
+    /// The properties whose item group's X-ABLabel is their label.
+    private static let labelled: Set<String> = [
+        "TEL", "EMAIL", "ADR", "URL", "IMPP", "ANNIVERSARY", "X-ABDATE", "RELATED", "X-ABRELATEDNAMES",
+    ]
+
     mutating func draft(from lines: [VCardContentLine]) throws -> ContactDraft {
         // Apple's item groups: `item1.TEL:…` labelled by `item1.X-ABLabel:…`.
         var labels: [String: String] = [:]
@@ -25,8 +30,12 @@ struct VCardPropertyMapper {
         }
         var labelledGroups: Set<String> = []
         for line in lines where line.name != "X-ABLABEL" {
-            let label = line.group.flatMap { labels[$0.lowercased()] }.map(VCardLabels.label(abLabel:))
-            if try map(line, label: label), label != nil, let group = line.group {
+            let text = line.group.flatMap { labels[$0.lowercased()] }
+            // An empty X-ABLabel (Google's) labels nothing; a property that
+            // holds no label (a grouped ORG) leaves its label in `extra`.
+            let holdsLabel = Self.labelled.contains(line.name)
+            let label = holdsLabel ? text.flatMap { $0.isEmpty ? nil : VCardLabels.label(abLabel: $0) } : nil
+            if try map(line, label: label), holdsLabel, text != nil, let group = line.group {
                 labelledGroups.insert(group.lowercased())
             }
         }
@@ -87,11 +96,11 @@ struct VCardPropertyMapper {
             let value = line.value.lowercased().hasPrefix("tel:") ? String(line.text.dropFirst(4)) : line.text
             guard !value.trimmingCharacters(in: .whitespaces).isEmpty else { return keep(line) }
             draft.phones.append(Phone(type: label ?? VCardLabels.label(types: line.types, fallback: "other"),
-                                      value: value, preferred: Self.isPreferred(line), parameters: Self.unheld(line)))
+                                      value: value, preferred: Self.isPreferred(line), parameters: Self.unheld(line, labelled: label != nil)))
         case "EMAIL":
             guard !line.text.trimmingCharacters(in: .whitespaces).isEmpty else { return keep(line) }
             draft.emails.append(Email(type: label ?? VCardLabels.label(types: line.types, fallback: "other"),
-                                      value: line.text, preferred: Self.isPreferred(line), parameters: Self.unheld(line)))
+                                      value: line.text, preferred: Self.isPreferred(line), parameters: Self.unheld(line, labelled: label != nil)))
         case "ADR":
             let parts = line.components
             guard parts.count <= 7, parts.contains(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty })
@@ -100,7 +109,7 @@ struct VCardPropertyMapper {
             draft.addresses.append(Address(
                 type: label ?? VCardLabels.label(types: line.types, fallback: "other"), street1: padded[2],
                 street2: padded[1], city: padded[3], state: padded[4], zipcode: padded[5], country: padded[6],
-                poBox: padded[0], preferred: Self.isPreferred(line), parameters: Self.unheld(line)))
+                poBox: padded[0], preferred: Self.isPreferred(line), parameters: Self.unheld(line, labelled: label != nil)))
         case "URL":
             guard !line.text.isEmpty else { return keep(line) }
             // A URL has no preference of its own: Apple's type=pref is kept.
@@ -166,6 +175,10 @@ struct VCardPropertyMapper {
         let known: Set<String> = ["ENCODING", "TYPE", "VALUE", "MEDIATYPE"]
         guard line.parameters.allSatisfy({ known.contains($0.name) || $0.values.isEmpty || $0.name.hasPrefix("X-ABCROP") })
         else { return nil }
+        // A TYPE that names no image type (Evolution's HOME, WORK) is kept
+        // with the line, in `extra`.
+        guard line.types.filter({ $0 != "base64" }).count <= 1,
+              line.types.allSatisfy({ $0 == "base64" || VCardWriter.isImageType($0) }) else { return nil }
         let encoding = line.parameter("ENCODING").first?.uppercased()
         var base64 = Substring(line.value)
         var declared = line.types.first { $0 != "base64" }.map { $0.contains("/") ? $0 : "image/" + ($0 == "jpg" ? "jpeg" : $0) }
@@ -216,13 +229,14 @@ struct VCardPropertyMapper {
     /// True for an N, ORG or NICKNAME whose structure the fields cannot
     /// say again: the writer escapes every comma and semicolon of a field,
     /// so a list of values in one component, or an ORG of several units,
-    /// would come out as one text.
+    /// would come out as one text; and one in an item group.
     static func needsKeptSpelling(_ line: VCardContentLine) -> Bool {
-        guard line.group == nil, line.parameters.isEmpty else { return false }
+        guard line.parameters.isEmpty, ["N", "ORG", "NICKNAME"].contains(line.name) else { return false }
+        // An item group ties the line to its X-ABLabel, kept in `extra`.
+        if line.group != nil { return true }
         switch line.name {
         case "N", "NICKNAME": return VCardContentLine.holdsUnescaped(",", in: line.value)
-        case "ORG": return line.components.count > 2
-        default: return false
+        default: return line.components.count > 2
         }
     }
 
@@ -252,6 +266,17 @@ struct VCardPropertyMapper {
     ) -> String? {
         let kept = zip(line.parameters, line.writtenParameters).filter { !isHeld($0.0.name, $0.0.values) }.map(\.1)
         return kept.isEmpty ? nil : kept.joined(separator: ";")
+    }
+
+    /// As above; where an X-ABLabel gives the label, the TYPE values beside
+    /// it (Apple's `ITEM1.EMAIL;TYPE=WORK` labelled `SpecialLabel`) are no
+    /// part of it and are kept too, but a bare preference.
+    private static func unheld(_ line: VCardContentLine, labelled: Bool) -> String? {
+        guard labelled else { return unheld(line) }
+        return unheld(line) { name, values in
+            name == "VALUE" || (name == "PREF" && (values == ["1"] || values.isEmpty))
+                || (name == "TYPE" && values.allSatisfy { $0.lowercased() == "pref" })
+        }
     }
 
     private static func isPreferred(_ line: VCardContentLine) -> Bool {

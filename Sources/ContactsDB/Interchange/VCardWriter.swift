@@ -192,11 +192,21 @@ enum VCardWriter {
         "parent", "sibling", "spouse", "kin", "muse", "crush", "date", "sweetheart", "me", "agent", "emergency",
     ]
 
+    /// True for a TYPE value that names an image's type (`JPEG`,
+    /// `image/png`, 2.1's `GIF`), lower-cased.
+    static func isImageType(_ type: String) -> Bool {
+        type.hasPrefix("image/") || ["jpeg", "jpg", "png", "gif", "bmp", "tiff", "heic", "heif", "webp", "wbmp", "pict",
+                                     "x-evolution-unknown"].contains(type)
+    }
+
     /// IMPP: the URI, with X-SERVICE-TYPE where the service is not the
-    /// URI's scheme.
+    /// URI's scheme; a service that cannot be a scheme ("Mike's IM") writes
+    /// Apple's `x-apple:` for "no scheme".
     static func impp(_ messenger: Messenger) -> String {
         let hasScheme = messenger.handle.range(of: #"^[A-Za-z][A-Za-z0-9+.-]*:"#, options: .regularExpression) != nil
-        let uri = hasScheme ? messenger.handle : messenger.service.lowercased() + ":" + messenger.handle
+        let service = messenger.service.lowercased()
+        let isScheme = service.range(of: #"^[a-z][a-z0-9+.-]*$"#, options: .regularExpression) != nil
+        let uri = hasScheme ? messenger.handle : (isScheme ? service : "x-apple") + ":" + messenger.handle
         let scheme = uri.prefix { $0 != ":" }
         let parameter = scheme == messenger.service ? "" : ";X-SERVICE-TYPE=\(parameterValue(messenger.service))"
         return "IMPP\(parameter)\(messenger.parameters.map { ";" + $0 } ?? ""):\(escape(uri))"
@@ -238,11 +248,14 @@ enum VCardWriter {
         if isBase64 {
             if version == .v4 {
                 // An image's TYPE is its media type; a KEY's or a SOUND's
-                // (PGP, WAVE) stays a TYPE, beside bytes of no named type.
+                // (PGP, WAVE) stays a TYPE, beside bytes of no named type,
+                // as does a photo's HOME or WORK.
                 let media: String
                 if ["PHOTO", "LOGO"].contains(parsed.name) {
+                    let others = mediaTypes.filter { !isImageType($0.lowercased()) }
                     parameters.removeAll { $0.uppercased().hasPrefix("TYPE=") }
-                    let subtype = (mediaTypes.first ?? "jpeg").lowercased()
+                    if !others.isEmpty { parameters.append("TYPE=" + others.joined(separator: ",")) }
+                    let subtype = (mediaTypes.first { isImageType($0.lowercased()) } ?? "jpeg").lowercased()
                     media = subtype.contains("/") ? subtype : "image/" + (subtype == "jpg" ? "jpeg" : subtype)
                 } else {
                     if !bare.isEmpty { parameters.append("TYPE=" + bare.joined(separator: ",")) }
