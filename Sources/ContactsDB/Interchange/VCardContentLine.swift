@@ -50,8 +50,8 @@ struct VCardContentLine {
     /// The logical lines of one card's bytes with their first line number
     /// (1-based), unfolded: a line starting with a space or tab continues
     /// the one before (RFC folding), as does the line after a
-    /// quoted-printable value's soft line break (`=` at the end); empty
-    /// lines are passed over.
+    /// quoted-printable value's soft line break (`=` at the end). Lines end
+    /// in LF, CR LF, CR, or CR CR LF.
     ///
     /// Each physical line is appended once to the logical line it continues,
     /// so a card of any number of folds reads in time linear in its size.
@@ -90,19 +90,17 @@ struct VCardContentLine {
             while end < bytes.count, bytes[end] != 0x0A, bytes[end] != 0x0D { end += 1 }
             lineNumber += 1
             let line = bytes[start..<end]
-            if line.isEmpty {
-                // An empty line means nothing; CR CR LF line ends (iPhone
-                // exports) make one between every two lines, folds included.
-            } else if isQuotedPrintable, current.last == UInt8(ascii: "=") {
+            if isQuotedPrintable, current.last == UInt8(ascii: "=") {
                 // A soft line break joins the next line as it is, indented
                 // or not: the "=" was the line's end, not an escape.
                 current.removeLast()
                 current += line
             } else if let first = line.first, first == 0x20 || first == 0x09, !current.isEmpty {
                 current += line.dropFirst()
-            } else if headEnded, endsInEscape(current) {
+            } else if headEnded, endsInEscape(current), !line.contains(UInt8(ascii: ":")) {
                 // A backslash that ends a line escapes its line break (vCard
-                // 2.1 as Android reads it: an address on several lines).
+                // 2.1 as Android reads it: an address on several lines), when
+                // the next line is no property of its own.
                 current.append(UInt8(ascii: "n"))
                 current += line
             } else {
@@ -114,7 +112,10 @@ struct VCardContentLine {
             }
             noteHead()
             if end >= bytes.count { break }
-            start = end + (bytes[end] == 0x0D && end + 1 < bytes.count && bytes[end + 1] == 0x0A ? 2 : 1)
+            // CR CR LF (iPhone exports of the iOS 6 era) ends one line, so
+            // that a folded value goes on across it.
+            let ending = bytes[end...].prefix(3)
+            start = end + (ending.starts(with: [0x0D, 0x0D, 0x0A]) ? 3 : ending.starts(with: [0x0D, 0x0A]) ? 2 : 1)
         }
         finish()
         return result

@@ -152,11 +152,7 @@ enum ContactValidator {
                 let tidied = Text.trimmed(note.replacingOccurrences(of: "\r\n", with: "\n"))
                 try require(tidied.utf8.count <= maxLongTextBytes, field("note"),
                     "the note is \(tidied.utf8.count) bytes long; a note holds at most 64 KiB.")
-                if isTyped {
-                    try checkControlCharacters(tidied, field("note"), allowingNewlines: true)
-                } else {
-                    try require(!tidied.utf8.contains(0), field("note"), "contains the character U+0000, which cannot be stored.")
-                }
+                try checkControls(tidied, field("note"), allowingNewlines: true)
                 result.note = tidied.isEmpty ? nil : tidied
             }
             result.urls = try details.urls.enumerated().map { index, entry in
@@ -193,7 +189,7 @@ enum ContactValidator {
                 try require(line.utf8.count <= maxExtraLineBytes, path, "the line is longer than 16 MiB.")
                 try require(Self.isContentLine(line, strictName: isTyped), path,
                     "\(quoted(line)) is not a vCard content line; write NAME:value or NAME;PARAM=x:value.")
-                try checkControlCharacters(line, path, allowingNewlines: false)
+                try checkControls(line, path, allowingNewlines: false)
             }
         }
 
@@ -350,11 +346,20 @@ enum ContactValidator {
             if isTyped {
                 try ContactValidator.checkText(text, field())
             } else {
-                // Another address book's control characters (Outlook's
-                // U+000C) are kept: output escapes them where it shows them.
-                // NUL alone goes, as C strings end there.
                 try require(text.utf8.count <= maxLongTextBytes, field(),
                     "the value is \(text.utf8.count) bytes long; the limit is 64 KiB.")
+                try checkControls(text, field(), allowingNewlines: false)
+            }
+        }
+
+        /// Typed text holds no control characters; another address book's
+        /// (Outlook's U+000C, Thunderbird's tab) are kept, as output escapes
+        /// them where it shows them. NUL alone is refused either way: C
+        /// strings end there.
+        private func checkControls(_ text: String, _ field: @autoclosure () -> String, allowingNewlines: Bool) throws {
+            if isTyped {
+                try checkControlCharacters(text, field(), allowingNewlines: allowingNewlines)
+            } else {
                 try require(!text.utf8.contains(0), field(), "contains the character U+0000, which cannot be stored.")
             }
         }
@@ -418,7 +423,7 @@ enum ContactValidator {
     /// No control characters (Cc: U+0000–001F and U+007F–009F; in UTF-8, a
     /// byte below 0x20, 0x7F, or 0xC2 followed by 0x80–0x9F), but newlines
     /// and tabs where `allowingNewlines`.
-    private static func checkControlCharacters(_ text: String, _ field: @autoclosure () -> String, allowingNewlines: Bool) throws {
+    fileprivate static func checkControlCharacters(_ text: String, _ field: @autoclosure () -> String, allowingNewlines: Bool) throws {
         var previous: UInt8 = 0
         for byte in text.utf8 {
             if allowingNewlines && (byte == 0x0A || byte == 0x09) {
