@@ -7,8 +7,11 @@ The same corpus goes through vobject (read, then serialize) and through
 khard (two edits of the contact through its YAML form, the second undoing
 the first) for comparison.
 
-Usage: fidelity.py PATH/TO/contactsdb [--others] [--verbose]
+Usage: fidelity.py PATH/TO/contactsdb [--corpus DIR] [--others] [--verbose]
+  --corpus   read the cards of DIR instead (DIR/PRODUCER/*.vcf, or DIR/*.vcf
+             named for their producers): cards fetched to measure with
   --others   also run vobject and khard (needs: pip install khard vobject)
+  --vobject  also run vobject alone
   --verbose  list every property a card lost
 Exits 1 when a readable card is not imported, fewer than 98% of the cards
 come out lossless through 3.0 or through 4.0, or an export holds U+FFFD
@@ -21,8 +24,16 @@ TYPE=other or Apple's _$!<Other>!$_; TEL's voice and EMAIL's internet;
 X-ABLabel and TYPE; basic and extended dates, Apple's year 1604 and
 --MM-DD; X-ABDATE labelled Anniversary and ANNIVERSARY; X-ABRELATEDNAMES
 and RELATED; X-ABShowAs:COMPANY and KIND:org; IMPP with X-SERVICE-TYPE and
-a service's own URI scheme; a tel: URI and its number; a photo's bytes
-however they are carried; an IMPP's item label that names its service.
+a service's own URI scheme; a tel: URI and its number; any property's
+bytes however they are carried (base64 or a data: URI); an IMPP's item
+label that names its service; Roundcube's TYPE=homefax and workfax and the
+pairs home,fax and work,fax.
+
+How the input is read: 2.1's bare QUOTED-PRINTABLE and BASE64 are
+encodings, not types; a one-byte CHARSET (ISO-8859-1, Windows-125x) over
+bytes that are valid UTF-8 is read as UTF-8, as contactsdb reads it; UTF-16
+without a byte-order mark by its zero bytes; a 2.1 line that ends in a
+backslash goes on to the next line when that holds no colon.
 REV, like VERSION and PRODID, is the writer's: it says when the card was
 last written, and an export writes its own. A property with an empty value holds nothing and
 is not looked for; FN, N and UID a writer must add are not counted as
@@ -71,13 +82,27 @@ def split_cards(data):
     return cards
 
 
+def unmarked_utf16(data):
+    """The codec of UTF-16 without a byte-order mark (macOS Contacts'
+    export), told by a zero byte beside each of the first four characters."""
+    head = data[:8]
+    if len(head) == 8 and all(b == 0 for b in head[0::2]) and all(0x09 <= b < 0x7f for b in head[1::2]):
+        return "utf-16-be"
+    if len(head) == 8 and all(b == 0 for b in head[1::2]) and all(0x09 <= b < 0x7f for b in head[0::2]):
+        return "utf-16-le"
+    return None
+
+
 def file_text(data):
     """Bytes as text one character per byte, so that each property can be
-    decoded in its own charset; UTF-16/32 files by their byte-order mark."""
+    decoded in its own charset; UTF-16/32 files by their byte-order mark,
+    or UTF-16 without one."""
     for bom, codec in ((b"\xff\xfe\x00\x00", "utf-32"), (b"\x00\x00\xfe\xff", "utf-32"),
                        (b"\xff\xfe", "utf-16"), (b"\xfe\xff", "utf-16")):
         if data.startswith(bom):
             return data.decode(codec).encode("utf-8").decode("latin-1")
+    if unmarked_utf16(data):
+        return data.decode(unmarked_utf16(data)).encode("utf-8").decode("latin-1")
     return data.decode("latin-1")
 
 
@@ -87,7 +112,18 @@ def legacy_charset(text):
     return named[-1] if named else "cp1252"
 
 
+SINGLE_BYTE = {"iso-8859-1", "latin1", "latin-1", "iso-8859-2", "latin2", "windows-1250", "cp1250",
+               "windows-1251", "cp1251", "windows-1252", "cp1252", "windows-1253", "cp1253", "windows-1254", "cp1254"}
+
+
 def decoded(raw, charset, legacy):
+    # A one-byte CHARSET reads any bytes; bytes that are valid UTF-8 under
+    # it are UTF-8 the producer mislabelled (ISO-8859-1 holding UTF-8's "Ñ").
+    if charset and charset.lower().replace("_", "-") in SINGLE_BYTE:
+        try:
+            return raw.decode("utf-8")
+        except UnicodeDecodeError:
+            pass
     if charset:
         try:
             return raw.decode(charset)
@@ -102,6 +138,10 @@ def decoded(raw, charset, legacy):
 def parse(text):
     """(group, NAME, params, value) of each property of one card, values decoded."""
     legacy = legacy_charset(text)
+    # A 2.1 value whose line ends in a backslash goes on to the next line
+    # when that holds no colon (an address on several lines, as Android
+    # reads it): the backslash escapes the line break.
+    text = re.sub(r"(?<!\\)((?:\\\\)*\\)\r?\n(?=[^ \t\r\n][^:\r\n]*\r?\n)", r"\1n", text)
     lines = [line for line, _ in vobject.base.getLogicalLines(io.StringIO(text))]
     props, index = [], 0
     while index < len(lines):
@@ -110,7 +150,11 @@ def parse(text):
         # vobject's names are letters, digits and dashes; KAddressBook's
         # X-MESSAGING/xmpp-All has a slash, stood in for while parsing.
         name_end = min((line.find(c) for c in ";:" if c in line), default=len(line))
-        name, params, value, group = vobject.base.parseLine(line[:name_end].replace("/", "-SLASH-") + line[name_end:], index)
+        try:
+            name, params, value, group = vobject.base.parseLine(
+                line[:name_end].replace("/", "-SLASH-") + line[name_end:], index)
+        except vobject.base.ParseError:
+            continue  # a line without a colon (Evolution 1.x's bare FN) holds nothing
         name = name.upper().replace("-SLASH-", "/")
         if name in ("BEGIN", "END"):
             continue
@@ -121,7 +165,10 @@ def parse(text):
             else:
                 for item in param[1:]:
                     pairs.append((param[0].upper(), item))
-        encoding = next((v.upper() for k, v in pairs if k == "ENCODING"), "")
+        # vCard 2.1 names an encoding bare (`TEL;WORK;QUOTED-PRINTABLE:`).
+        bare = [v.upper() for k, v in pairs if k == "TYPE" and v.upper() in ("QUOTED-PRINTABLE", "BASE64")]
+        pairs = [(k, v) for k, v in pairs if not (k == "TYPE" and v.upper() in ("QUOTED-PRINTABLE", "BASE64"))]
+        encoding = next((v.upper() for k, v in pairs if k == "ENCODING"), bare[0] if bare else "")
         charset = next((v for k, v in pairs if k == "CHARSET"), None)
         if name == "AGENT" and value == "" and index < len(lines) and lines[index].strip().upper() == "BEGIN:VCARD":
             depth, nested = 0, []
@@ -187,16 +234,19 @@ def label_of(text):
 
 
 def binary(value):
-    if isinstance(value, tuple):
-        data = value[1]
+    """The bytes' digest; base64 that does not decode (a producer's broken
+    data) by its characters, white space aside, however it is carried."""
+    def digest(text):
+        text = b"".join(text.split())
         try:
-            data = base64.b64decode(b"".join(data.split()), validate=True)
+            return "sha1:" + hashlib.sha1(base64.b64decode(text, validate=True)).hexdigest()
         except binascii.Error:
-            pass
-        return "sha1:" + hashlib.sha1(data).hexdigest()
+            return "sha1:" + hashlib.sha1(text).hexdigest()
+    if isinstance(value, tuple):
+        return digest(value[1])
     match = re.fullmatch(r"data:[^,;]*(;base64)?,(.*)", value, re.S)
     if match and match.group(1):
-        return "sha1:" + hashlib.sha1(base64.b64decode("".join(match.group(2).split()))).hexdigest()
+        return digest(match.group(2).encode("latin-1", errors="replace"))
     return value
 
 
@@ -222,7 +272,10 @@ def meaning(props):
             params.pop("pref", None)
             params["pref"] = {"1"}
         types -= DEFAULT_TYPES.get(name, set()) | {"other", ""}
-        if name in BINARY:
+        for joined, pair in (("homefax", {"home", "fax"}), ("workfax", {"work", "fax"})):
+            if joined in types:  # Roundcube's spelling of the pair
+                types = (types - {joined}) | pair
+        if name in BINARY or isinstance(value, tuple) or re.match(r"data:[^,;]*;base64,", value):
             types = {t for t in types if t not in ("jpeg", "png", "gif", "image/jpeg", "image/png", "x-evolution-unknown")}
             value = binary(value)
         elif name == "AGENT" and isinstance(value, str):
@@ -347,30 +400,50 @@ preferred_version = 3.0
 
 # ------------------------------------------------------------------ report
 
+def corpus_cards(corpus):
+    """(producer, where, bytes) of each card of each .vcf file (where: the
+    file and the card's number in it): a
+    file at the top is named for its producer, a folder holds one producer's
+    files. A file in UTF-16 without a byte-order mark is split as UTF-8 and
+    each card given back in UTF-16."""
+    for path in sorted(corpus.rglob("*.vcf")):
+        relative = path.relative_to(corpus)
+        producer = relative.parts[0] if len(relative.parts) > 1 else path.stem
+        data = path.read_bytes()
+        codec = unmarked_utf16(data)
+        cards = [card.decode("utf-8").encode(codec) for card in split_cards(data.decode(codec).encode("utf-8"))] \
+            if codec else split_cards(data)
+        for number, card in enumerate(cards):
+            yield producer, f"{relative} card {number + 1}", card
+
+
 def main():
     binary_path = str(Path(sys.argv[1]).resolve())
     others, verbose = "--others" in sys.argv, "--verbose" in sys.argv
-    cards = [(path.stem, number + 1, card) for path in sorted(CORPUS.glob("*.vcf"))
-             for number, card in enumerate(split_cards(path.read_bytes()))]
+    others = ["vobject", "khard"] if others else ["vobject"] if "--vobject" in sys.argv else []
+    corpus = Path(sys.argv[sys.argv.index("--corpus") + 1]) if "--corpus" in sys.argv else CORPUS
+    cards = list(corpus_cards(corpus))
     producers = sorted({producer for producer, _, _ in cards})
-    tools = ["contactsdb 3.0", "contactsdb 4.0"] + (["vobject", "khard"] if others else [])
+    tools = ["contactsdb 3.0", "contactsdb 4.0"] + others
     imported = collections.Counter()
     lossless = collections.Counter()
     survival = collections.defaultdict(collections.Counter)  # tool -> property name -> kept
+    lossless_by = collections.defaultdict(collections.Counter)  # producer -> tool -> lossless cards
+    cards_by = collections.Counter(producer for producer, _, _ in cards)
     totals = collections.Counter()
     replacement = []
     blind = []
     failures = collections.defaultdict(list)
     with tempfile.TemporaryDirectory(prefix="contactsdb-fidelity-") as scratch:
         work = Path(scratch)
-        for producer, number, card in cards:
+        for producer, where, card in cards:
             parsed = parse(file_text(card))
             expected = meaning(parsed)
             # The comparison must see any one property go missing.
             for index in range(len(parsed)):
                 alone = meaning(parsed[index:index + 1] + [p for p in parsed if p[1] == "X-ABLABEL"])
                 if alone and not lost(expected, meaning(parsed[:index] + parsed[index + 1:])):
-                    blind.append(f"{producer} card {number}: {parsed[index][1]}")
+                    blind.append(f"{where}: {parsed[index][1]}")
             for (name, _, _), count in expected.items():
                 totals[name] += count
             had_fffd = "\ufffd" in "".join(str(v) for _, _, _, v in parse(file_text(card)))
@@ -379,26 +452,27 @@ def main():
             if exports:
                 results["contactsdb 3.0"], results["contactsdb 4.0"] = exports["3.0"], exports["4.0"]
             else:
-                failures["contactsdb"].append(f"{producer} card {number}: not imported: {why}")
-            if others:
-                for tool, (output, why) in (("vobject", through_vobject(card)), ("khard", through_khard(card, work))):
-                    if output:
-                        results[tool] = output[tool]
-                    else:
-                        failures[tool].append(f"{producer} card {number}: not read: {why}")
+                failures["contactsdb"].append(f"{where}: not imported: {why}")
+            for tool in others:
+                output, why = through_vobject(card) if tool == "vobject" else through_khard(card, work)
+                if output:
+                    results[tool] = output[tool]
+                else:
+                    failures[tool].append(f"{where}: not read: {why}")
             for tool, output in results.items():
                 imported[tool] += 1
                 props = parse(file_text(output))
                 if tool.startswith("contactsdb") and not had_fffd and "\ufffd" in "".join(str(v) for _, _, _, v in props):
-                    replacement.append(f"{producer} card {number} ({tool})")
+                    replacement.append(f"{where} ({tool})")
                 missing = lost(expected, meaning(props))
                 if not missing:
                     lossless[tool] += 1
+                    lossless_by[producer][tool] += 1
                 kept = expected - missing
                 for (name, _, _), count in kept.items():
                     survival[tool][name] += count
                 if missing:
-                    failures[tool].append(f"{producer} card {number}: lost " + "; ".join(
+                    failures[tool].append(f"{where}: lost " + "; ".join(
                         f"{n}{dict(p) if p else ''}:{v[:60]!r}" for (n, p, v) in missing))
 
     total = len(cards)
@@ -407,6 +481,11 @@ def main():
     print(f"{'cards read':26}" + "".join(f"{imported[tool]:>16}" for tool in tools))
     print(f"{'cards lossless':26}" + "".join(f"{lossless[tool]:>16}" for tool in tools))
     print(f"{'lossless, of all cards':26}" + "".join(f"{100 * lossless[tool] / total:>15.1f}%" for tool in tools))
+    print("\nlossless cards by producer:")
+    print(f"  {'':24}{'cards':>8}" + "".join(f"{tool:>16}" for tool in tools))
+    for producer in producers:
+        print(f"  {producer[:24]:24}{cards_by[producer]:>8}"
+              + "".join(f"{lossless_by[producer][tool]:>16}" for tool in tools))
     print("\nproperties kept, of those in the input:")
     for name in sorted(totals, key=lambda n: (-totals[n], n)):
         print(f"  {name[:24]:24}" + "".join(f"{survival[tool][name]:>12}/{totals[name]:<3}" for tool in tools))
