@@ -27,19 +27,9 @@ extension ContactsDBCommand {
             let store = try database.openStore()
             let (format, regions) = (format, try store.phoneRegions())
             let outcome = Outcome()
-            let task = Task {
-                do {
-                    for try await contacts in store.observe(query) {
-                        Self.print(contacts, as: format, regions: regions)
-                        // Each result goes out whole and at once, even into
-                        // a pipe, where output is otherwise held back.
-                        try StandardOutput.finish()
-                    }
-                } catch {
-                    outcome.fail(error)
-                }
-                outcome.done.signal()
-            }
+            // The signals are taken before the first result is printed, so
+            // one sent as soon as a result shows still ends the run cleanly.
+            let cancellation = Cancellation()
             // A parent may start this process with the signals blocked (a
             // thread pool's worker does), which would leave it running
             // deaf to them.
@@ -52,10 +42,23 @@ extension ContactsDBCommand {
                 // flag: cancelling the task ends the stream and this run.
                 signal(number, SIG_IGN)
                 let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-                source.setEventHandler { task.cancel() }
+                source.setEventHandler { cancellation.cancel() }
                 source.resume()
                 return source
             }
+            cancellation.start(Task {
+                do {
+                    for try await contacts in store.observe(query) {
+                        Self.print(contacts, as: format, regions: regions)
+                        // Each result goes out whole and at once, even into
+                        // a pipe, where output is otherwise held back.
+                        try StandardOutput.finish()
+                    }
+                } catch {
+                    outcome.fail(error)
+                }
+                outcome.done.signal()
+            })
             outcome.done.wait()
             signals.forEach { $0.cancel() }
             if let error = outcome.error { throw error }
@@ -84,4 +87,27 @@ private final class Outcome: @unchecked Sendable {
     var error: Error? { lock.withLock { failure } }
 
     func fail(_ error: Error) { lock.withLock { failure = error } }
+}
+
+/// The watching task, cancelled by a signal that may come before it starts.
+private final class Cancellation: @unchecked Sendable {
+    private let lock = NSLock()
+    private var task: Task<Void, Never>?
+    private var isCancelled = false
+
+    func start(_ task: Task<Void, Never>) {
+        let cancelled = lock.withLock {
+            self.task = task
+            return isCancelled
+        }
+        if cancelled { task.cancel() }
+    }
+
+    func cancel() {
+        let task = lock.withLock {
+            isCancelled = true
+            return self.task
+        }
+        task?.cancel()
+    }
 }
