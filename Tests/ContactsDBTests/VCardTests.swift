@@ -284,4 +284,31 @@ import Testing
         #expect(report.imported == 2 && report.unusual.emptyMessengers == 2)
         #expect(try all(store).allSatisfy { $0.messengers.isEmpty })
     }
+
+    /// Types as producers give them come out as given: Roundcube's homefax,
+    /// an unlabelled X-ABDATE, RELATED with two types, a photo's HOME, a
+    /// KEY's media type; 3.0 carries 4.0's data: URIs as ENCODING=b.
+    @Test func typesComeOutAsGiven() throws {
+        let card = [
+            "BEGIN:VCARD", "VERSION:4.0", "FN:Rita Types", "N:Types;Rita;;;",
+            "TEL;TYPE=homefax:+420 222 111 333", "TEL;TYPE=\"work,voice\":+1 415 555 0100",
+            "RELATED;TYPE=friend,colleague;VALUE=text:Sam Doe", "X-ABDATE:2001-06-23",
+            "PHOTO;MEDIATYPE=image/png;TYPE=home:data:image/png;base64,iVBORw0KGgo=",
+            "KEY;MEDIATYPE=application/pgp-keys:data:application/pgp-keys;base64,mQINBF", "END:VCARD",
+        ].joined(separator: "\r\n") + "\r\n"
+        let (store, _) = try importing(card)
+        let contact = try #require(try all(store).first)
+        #expect(contact.phones.map(\.type) == ["home fax", "work"])
+        let v4 = contact.vCard(version: .v4), v3 = contact.vCard(version: .v3)
+        for line in ["TEL;TYPE=home,fax:+420 222 111 333", "RELATED;TYPE=friend,colleague;VALUE=text:Sam Doe",
+                     "X-ABDATE:20010623", "PHOTO;MEDIATYPE=image/png;TYPE=home:data:image/png;base64,iVBORw0KGgo=",
+                     "KEY;MEDIATYPE=application/pgp-keys:data:application/pgp-keys;base64,mQINBF"] {
+            #expect(v4.contains(line + "\r\n"), "\(line) in\n\(v4)")
+        }
+        for line in ["TEL;TYPE=HOME,FAX:+420 222 111 333", "X-ABDATE:2001-06-23", "PHOTO;ENCODING=b;TYPE=home;TYPE=PNG:iVBORw0KGgo=",
+                     "KEY;ENCODING=b;TYPE=PGP-KEYS:mQINBF"] {
+            #expect(v3.contains(line + "\r\n"), "\(line) in\n\(v3)")
+        }
+        #expect(!v4.contains("X-ABLabel") && !v3.contains("X-ABLabel:_$!<Other>!$_"))
+    }
 }

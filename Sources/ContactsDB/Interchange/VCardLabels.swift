@@ -19,6 +19,8 @@ enum VCardLabels {
     private static let spelled: [(label: String, types: [String])] = [
         ("mobile", ["cell"]), ("iPhone", ["iphone", "cell"]), ("iPhone", ["iphone"]),
         ("home fax", ["home", "fax"]), ("work fax", ["work", "fax"]),
+        // Roundcube's spelling of the pairs, read only.
+        ("home fax", ["homefax"]), ("work fax", ["workfax"]),
     ]
 
     /// Apple's built-in labels (`_$!<HomeFAX>!$_`) by the label they stand for.

@@ -39,7 +39,9 @@ extension Contact {
             if date.type == "anniversary" && version == .v4 {
                 card.addDate("ANNIVERSARY", date.value, parameters: date.parameters)
             } else {
-                card.addDate("X-ABDATE", date.value, label: date.type, parameters: date.parameters)
+                // An unlabelled date gets no label it did not have.
+                card.addDate("X-ABDATE", date.value, label: date.type == WellKnownLabel.other.rawValue ? nil : date.type,
+                             parameters: date.parameters)
             }
         }
         for phone in phones {
@@ -56,9 +58,10 @@ extension Contact {
         for url in details.urls { card.addLabelled("URL", url.type, preferred: false, url.parameters, VCardWriter.escape(url.value)) }
         for messenger in messengers { card.add(VCardWriter.impp(messenger)) }
         for relation in details.relations {
-            if version == .v4, VCardWriter.relatedTypes.contains(relation.type) {
+            let types = relation.type.split(separator: " ").map(String.init)
+            if version == .v4, !types.isEmpty, types.allSatisfy(VCardWriter.relatedTypes.contains) {
                 let isURI = relation.name.range(of: #"^[A-Za-z][A-Za-z0-9+.-]*:\S"#, options: .regularExpression) != nil
-                card.add("RELATED;TYPE=\(relation.type)\(isURI ? "" : ";VALUE=text"):\(VCardWriter.escape(relation.name))")
+                card.add("RELATED;TYPE=\(types.joined(separator: ","))\(isURI ? "" : ";VALUE=text"):\(VCardWriter.escape(relation.name))")
             } else {
                 card.addItem("X-ABRELATEDNAMES:\(VCardWriter.escape(relation.name))", label: relation.type)
             }
@@ -192,6 +195,23 @@ enum VCardWriter {
         "parent", "sibling", "spouse", "kin", "muse", "crush", "date", "sweetheart", "me", "agent", "emergency",
     ]
 
+    /// A 4.0 `data:` URI's bytes as vCard 3.0 carries them: ENCODING=b,
+    /// the media type's subtype as a TYPE (`image/png` → PNG), the other
+    /// parameters as they were but 4.0's MEDIATYPE; nil for any other line.
+    private static func inlineData(_ line: VCardContentLine) -> String? {
+        guard line.value.prefix(5).lowercased() == "data:", let comma = line.value.firstIndex(of: ","),
+              line.value[..<comma].lowercased().hasSuffix(";base64") else { return nil }
+        let media = line.value[line.value.index(line.value.startIndex, offsetBy: 5)..<comma].dropLast(7)
+        var parsed = line
+        var parameters = ["ENCODING=b"] + line.writtenParameters.filter { !$0.uppercased().hasPrefix("MEDIATYPE=") }
+        if let subtype = media.split(separator: "/").last, !subtype.isEmpty {
+            parameters.append("TYPE=" + subtype.uppercased())
+        }
+        parsed.writtenParameters = parameters
+        parsed.value = String(line.value[line.value.index(after: comma)...])
+        return parsed.keptText
+    }
+
     /// True for a TYPE value that names an image's type (`JPEG`,
     /// `image/png`, 2.1's `GIF`), lower-cased.
     static func isImageType(_ type: String) -> Bool {
@@ -235,6 +255,7 @@ enum VCardWriter {
     /// SOUND) as 3.0's ENCODING=b or 4.0's data: URI.
     static func extraLine(_ line: String, version: VCardVersion) -> String {
         guard var parsed = VCardContentLine(Array(line.utf8), legacyCharset: .utf8) else { return line }
+        if version == .v3, let inline = inlineData(parsed) { return inline }
         let encoding = parsed.parameter("ENCODING").first?.uppercased()
         let isBase64 = encoding == "B" || encoding == "BASE64" || parsed.has("BASE64")
         let bare = parsed.parameters.filter { $0.values.isEmpty && $0.name != "BASE64" }.map(\.name)
