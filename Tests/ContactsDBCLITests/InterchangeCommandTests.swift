@@ -26,6 +26,29 @@ import Testing
         #expect(withoutTimestamps(try cli.run(db: copy, ["export"]).stdout) == withoutTimestamps(try cli.run(db: db, ["export"]).stdout))
     }
 
+    /// Ids that one simple rendering would give one file name (`a/b`, `a_b`,
+    /// `a.b`), or that differ only in case, each get a card of their own,
+    /// holding its UID as stored.
+    @Test func everyIdGetsACardFileOfItsOwn() throws {
+        let db = try cli.makeEmptyDatabase("names.sqlite", in: directory)
+        let ids = ["a/b", "a_b", "a.b", "a b", "Anna", "anna", "ANNA", "x-0123456789abcdef", "seed-plain",
+                   "urn:uuid:5E1F2B9C-8D1A-4C55-9E43-1B2A3C4D5E6F", "ü", "u", "../../escape"]
+        let json = "[" + ids.map { "{\"id\": \"\($0)\", \"firstName\": \"N\"}" }.joined(separator: ",") + "]"
+        #expect(try cli.run(db: db, ["import", directory.write("names.json", json)]).exitCode == 0)
+        let cards = directory.path("named-cards")
+        #expect(try cli.run(db: db, ["export", "--format", "vcard", "--directory", cards]).exitCode == 0)
+        let files = try FileManager.default.contentsOfDirectory(atPath: cards)
+        #expect(files.count == ids.count, "\(files.sorted())")
+        // No two names differ only in case.
+        #expect(Set(files.map { $0.lowercased() }).count == ids.count)
+        let uids = try files.map { file in
+            try String(contentsOfFile: cards + "/" + file, encoding: .utf8).split(separator: "\r\n")
+                .first { $0.hasPrefix("UID:") }.map { String($0.dropFirst(4)) } ?? ""
+        }
+        #expect(Set(uids) == Set(ids))
+        #expect(files.contains("seed-plain.vcf") && files.contains("anna.vcf"))
+    }
+
     @Test func theFormatIsReadFromTheContentNotTheName() throws {
         let db = try cli.makeEmptyDatabase("content.sqlite", in: directory)
         let card = directory.write("contacts.txt", "BEGIN:VCARD\r\nVERSION:3.0\r\nN:Doe;Jane;;;\r\nX-FOO:1990-01-01\r\nEND:VCARD\r\n")

@@ -120,8 +120,7 @@ struct CardDirectory {
         try file.commit(replacingExisting: true, syncing: false)
     }
 
-    private func cardPath(_ name: String) -> String {
-        let safe = name.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? String($0) : "_" }.joined()
-        return (path as NSString).appendingPathComponent(safe + ".vcf")
+    private func cardPath(_ id: String) -> String {
+        (path as NSString).appendingPathComponent(CardFileName.of(id))
     }
 }

@@ -1,0 +1,21 @@
+import Crypto
+import Foundation
+
+/// The name of the file a contact's card is written to (`export
+/// --directory`): the id itself where it is a plain lower-case name
+/// (`seed-acme.vcf`, a lower-case UUID), else a lower-case rendering of it
+/// followed by a digest of the whole id (`a_b-5f1d….vcf` for `a/b`). No two
+/// ids get one name, also on a file system that folds case (`Anna` and
+/// `anna`); the card's UID inside holds the id as stored.
+public enum CardFileName {
+    public static func of(_ id: String) -> String {
+        let isPlain = (1...64).contains(id.count)
+            && id.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" }
+            && id.range(of: "-[0-9a-f]{16}$", options: .regularExpression) == nil
+        if isPlain { return id + ".vcf" }
+        let rendering = id.lowercased().unicodeScalars.prefix(40)
+            .map { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" ? String($0) : "_" }.joined()
+        let digest = SHA256.hash(data: Data(id.utf8)).prefix(8).map { String(format: "%02x", $0) }.joined()
+        return rendering + "-" + digest + ".vcf"
+    }
+}
