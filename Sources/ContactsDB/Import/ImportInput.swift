@@ -4,13 +4,15 @@ import Foundation
 /// handed back as the import moves on, or bytes already in memory. Its
 /// format (JSON or vCard) is read from its content, not its name.
 public enum ImportInput: Sendable {
-    case file(path: String)
+    /// A file; `source` names it in errors when its own name would not
+    /// (stdin copied to a temporary file).
+    case file(path: String, source: String? = nil)
     case data(Data, source: String)
 
     /// The name errors give the input: a file's last path component.
     var source: String {
         switch self {
-        case .file(let path): return (path as NSString).lastPathComponent
+        case .file(let path, let source): return source ?? (path as NSString).lastPathComponent
         case .data(_, let source): return source
         }
     }
@@ -18,8 +20,8 @@ public enum ImportInput: Sendable {
     /// Runs `body` with the input's bytes.
     func withBytes<T>(_ body: (ContactsInput) throws -> T) throws -> T {
         switch self {
-        case .file(let path):
-            return try body(ContactsInput(try MappedFile(path: path), path: path))
+        case .file(let path, _):
+            return try body(ContactsInput(try MappedFile(path: path), source: source))
         case .data(let data, let source):
             return try ContactsInput.with(data, source: source, body)
         }
@@ -29,7 +31,7 @@ public enum ImportInput: Sendable {
     /// import then fails on it, naming it).
     var byteCount: Int {
         switch self {
-        case .file(let path):
+        case .file(let path, _):
             return ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
         case .data(let data, _):
             return data.count

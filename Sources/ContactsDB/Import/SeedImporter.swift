@@ -23,8 +23,8 @@ struct ContactsInput: @unchecked Sendable {
     var release: ((Int) -> Void)?
 
     /// A mapped file, named by its last path component in errors.
-    init(_ file: MappedFile, path: String) {
-        self.init(bytes: file.bytes, source: (path as NSString).lastPathComponent, release: file.release)
+    init(_ file: MappedFile, source: String) {
+        self.init(bytes: file.bytes, source: source, release: file.release)
     }
 
     private init(bytes: UnsafeBufferPointer<UInt8>, source: String, release: ((Int) -> Void)?) {

@@ -19,7 +19,13 @@ extension ContactsDBCommand {
         var skipInvalid = false
 
         func run() throws {
-            let inputs = try vCardDirectory() ?? [try Self.input(file)]
+            guard file == "-" else { return try run(inputs: try vCardDirectory() ?? [try Self.input(file)]) }
+            try InputFile.spoolingStandardInput { path in
+                try run(inputs: [.file(path: path, source: InputFile.displayName(file))])
+            }
+        }
+
+        private func run(inputs: [ImportInput]) throws {
             let store = try database.openStore()
             let progress = Terminal.ProgressBar(label: "Importing")
             let report = try store.importContacts(from: inputs, skippingInvalid: skipInvalid, progress: progress.update)
@@ -40,10 +46,10 @@ extension ContactsDBCommand {
                   + (report.skipped.isEmpty ? "." : "; skipped \(report.skipped.count) record\(report.skipped.count == 1 ? "" : "s")."))
         }
 
-        /// A file, read through a memory map by the import; stdin, read whole.
+        /// A file, read through a memory map by the import.
         private static func input(_ path: String) throws -> ImportInput {
             try InputFile.checkReadable(path)
-            return path == "-" ? .data(try InputFile.read(path), source: InputFile.displayName(path)) : .file(path: path)
+            return .file(path: path)
         }
 
         /// The .vcf files of `file` when it is a directory, in name order.

@@ -22,7 +22,8 @@ extension ContactsDBCommand {
 
             func run() throws {
                 try InputFile.checkReadable(file)
-                let data = try InputFile.read(file)
+                // One byte past the limit is enough for the photo to be refused.
+                let data = try InputFile.read(file, limit: PhotoImage.maximumBytes)
                 let contact = try database.openStore().setPhoto(id: id, data: data)
                 print("Set the photo of \(contact.displayName) (\(contact.photo?.mediaType ?? ""), \(data.count) bytes).")
             }

@@ -87,10 +87,24 @@ struct ContactInputOptions: ParsableArguments {
 
 /// Reading input files: a path, or "-" for stdin.
 enum InputFile {
+    /// Most bytes read from stdin for a contact's JSON: far more than any
+    /// contact holds, far less than memory.
+    static let stdinLimit = 64 << 20
+
     /// The file's bytes, memory-mapped where possible so that a large file
-    /// is not read into memory at once.
-    static func read(_ path: String) throws -> Data {
-        if path == "-" { return FileHandle.standardInput.readDataToEndOfFile() }
+    /// is not read into memory at once; from stdin, at most `limit` bytes
+    /// and one more, so that what reads them can say the input is too long
+    /// without holding all of it.
+    static func read(_ path: String, limit: Int = stdinLimit) throws -> Data {
+        if path == "-" {
+            var data = Data()
+            while data.count <= limit,
+                  let chunk = try? FileHandle.standardInput.read(upToCount: min(1 << 16, limit + 1 - data.count)),
+                  !chunk.isEmpty {
+                data += chunk
+            }
+            return data
+        }
         try checkReadable(path)
         do {
             return try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
@@ -113,6 +127,29 @@ enum InputFile {
         guard FileManager.default.isReadableFile(atPath: path) else {
             throw ContactsDBError.unreadableFile(path: path, reason: "permission denied")
         }
+    }
+
+    /// Stdin copied to a temporary file, which an import then maps as it
+    /// maps any file: memory stays bounded by the import's batch however
+    /// much comes in. The file is removed when `body` returns.
+    static func spoolingStandardInput<T>(_ body: (String) throws -> T) throws -> T {
+        let template = (NSTemporaryDirectory() as NSString).appendingPathComponent("contactsdb-stdin-XXXXXX")
+        var name = Array(template.utf8CString)
+        let descriptor = mkstemp(&name)
+        guard descriptor >= 0 else {
+            throw ContactsDBError.unreadableFile(path: "stdin", reason: "no temporary file could be made to read it into")
+        }
+        let path = String(cString: name)
+        defer { unlink(path) }
+        let file = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        do {
+            while let chunk = try FileHandle.standardInput.read(upToCount: 1 << 20), !chunk.isEmpty {
+                try file.write(contentsOf: chunk)
+            }
+        } catch {
+            throw ContactsDBError.unreadableFile(path: "stdin", reason: "it could not be read whole (\(error.localizedDescription))")
+        }
+        return try body(path)
     }
 
     static func displayName(_ path: String) -> String {
