@@ -47,6 +47,8 @@ public enum ContactsDBError: Error, LocalizedError, Equatable, Sendable {
     case databaseUnavailable(path: String, reason: String)
     /// Another process kept the database locked past the busy timeout.
     case databaseBusy(path: String)
+    /// Another sync of the database ran past the busy timeout.
+    case syncRunning(path: String)
     /// The disk ran out of space during a write, which was rolled back.
     case diskFull(path: String)
     /// Any other failure of the underlying database.
@@ -65,6 +67,9 @@ public enum ContactsDBError: Error, LocalizedError, Equatable, Sendable {
     case remoteNotFound(name: String?)
     /// The remote cannot be reached, or answered with a server error.
     case remoteUnavailable(url: String, reason: String)
+    /// The remote answered with something a sync cannot read: no WebDAV
+    /// multistatus, or more bytes than a sync reads.
+    case remoteAnswerUnreadable(url: String, reason: String)
     /// The remote refused the credentials.
     case remoteRefusedCredentials(url: String)
     /// No sync conflict has that id.
@@ -113,6 +118,8 @@ public enum ContactsDBError: Error, LocalizedError, Equatable, Sendable {
             return "Cannot open the database \(path): \(reason)."
         case let .databaseBusy(path):
             return "The database \(path) is busy: another process kept it locked past the busy timeout; try again later."
+        case let .syncRunning(path):
+            return "Another sync of \(path) is running; let it finish (or end it), then sync again."
         case let .diskFull(path):
             return "The disk holding \(path) is full, so nothing was written; free some space and try again."
         case let .databaseFailure(reason):
@@ -129,6 +136,8 @@ public enum ContactsDBError: Error, LocalizedError, Equatable, Sendable {
             return "There is no remote named \"\(name)\"; `contactsdb remote list` shows the one there is."
         case .remoteNotFound(nil):
             return "This database has no remote; add one with `contactsdb remote add NAME URL`."
+        case let .remoteAnswerUnreadable(url, reason):
+            return "The remote \(url) answered what a sync cannot read: \(reason); check the URL, then sync again."
         case let .remoteUnavailable(url, reason):
             return "The remote \(url) failed: \(reason); check the URL and that the server is up, then sync again."
         case let .remoteRefusedCredentials(url):

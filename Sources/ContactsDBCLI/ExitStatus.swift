@@ -67,13 +67,13 @@ extension ContactsDBError {
         case .contactsNotFound, .photoNotFound, .groupNotFound, .remoteNotFound, .conflictNotFound: return 1
         case .invalidRemote: return 64
         // sysexits' EX_UNAVAILABLE and EX_NOPERM.
-        case .remoteUnavailable: return 69
+        case .remoteUnavailable, .remoteAnswerUnreadable: return 69
         case .remoteRefusedCredentials: return 77
         case .invalidContact, .invalidPhoto, .malformedJSON, .duplicateContactID, .groupExists, .foreignChangeToken,
              .expiredChangeToken:
             return 65
         case .unreadableFile: return 66
-        case .databaseTooNew, .migrationEdited, .migrationRecordsDamaged, .notContactsDatabase, .databaseUnavailable, .databaseBusy,
+        case .databaseTooNew, .migrationEdited, .migrationRecordsDamaged, .notContactsDatabase, .databaseUnavailable, .databaseBusy, .syncRunning,
              .diskFull, .unwritableFile, .unwritableOutput:
             return 74
         case .migrationFailed, .databaseFailure: return 70

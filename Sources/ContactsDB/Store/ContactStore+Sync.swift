@@ -3,6 +3,10 @@ import Foundation
 extension ContactStore {
     // MARK: - The remote
 
+    /// How long one request to a remote may take by default, from its
+    /// start to its answer's last byte; 30 s without a byte ends it sooner.
+    public static let remoteTimeout = DAVClient.defaultTimeout
+
     /// Finds the address book behind `remote.url` (the collection itself,
     /// or a server or principal URL: RFC 6764's well-known URI,
     /// current-user-principal, addressbook-home-set) and stores it as this
@@ -16,7 +20,7 @@ extension ContactStore {
     ///   host, several address books), `.remoteUnavailable`,
     ///   `.remoteRefusedCredentials`; nothing is written.
     @discardableResult
-    public func addRemote(_ remote: Remote, addressBook: String? = nil) throws -> Remote {
+    public func addRemote(_ remote: Remote, addressBook: String? = nil, timeout: TimeInterval = remoteTimeout) throws -> Remote {
         if let existing = try self.remote() {
             throw Self.secondRemote(existing)
         }
@@ -24,7 +28,7 @@ extension ContactStore {
             throw ContactsDBError.invalidRemote(reason: "A remote's name must be one word without spaces (got \"\(remote.name)\").")
         }
         let url = try Self.remoteURL(remote.url)
-        let client = DAVClient(credentials: try Credentials.read(for: remote, host: url.host ?? ""))
+        let client = DAVClient(credentials: try Credentials.read(for: remote, host: url.host ?? ""), timeout: timeout)
         let found = try Discovery(client: client).addressBook(from: url, named: addressBook)
         try DAVClient.requireSecure(found.url)
         var stored = remote
@@ -69,13 +73,18 @@ extension ContactStore {
     ///   `.remoteUnavailable`, `.remoteRefusedCredentials`, `.invalidRemote`.
     ///   What was stored before a failure stays stored, consistent: the
     ///   next sync goes on from there.
-    public func sync(prefer: SyncPreference = .server, dryRun: Bool = false,
+    public func sync(prefer: SyncPreference = .server, dryRun: Bool = false, timeout: TimeInterval = ContactStore.remoteTimeout,
                      progress: ((Int, Int) -> Void)? = nil) throws -> SyncReport {
-        let lock = path == ":memory:" ? nil : try DatabaseFile.Lock(beside: path, suffix: "-sync-lock", timeout: busyTimeout)
+        let lock: DatabaseFile.Lock?
+        do {
+            lock = path == ":memory:" ? nil : try DatabaseFile.Lock(beside: path, suffix: "-sync-lock", timeout: busyTimeout)
+        } catch ContactsDBError.databaseBusy(let path) {
+            throw ContactsDBError.syncRunning(path: path)
+        }
         defer { withExtendedLifetime(lock) {} }
         guard let stored = try read(SyncState.remote) else { throw ContactsDBError.remoteNotFound(name: nil) }
         let url = try Self.remoteURL(stored.remote.url)
-        let client = DAVClient(credentials: try Credentials.read(for: stored.remote, host: url.host ?? ""))
+        let client = DAVClient(credentials: try Credentials.read(for: stored.remote, host: url.host ?? ""), timeout: timeout)
         let database = SyncDatabase(read: { body in try self.read(body) }, write: { body in try self.write(body) })
         return try SyncSession(database: database, client: client, collection: url,
                                version: VCardVersion(rawValue: stored.vCardVersion) ?? .v3,

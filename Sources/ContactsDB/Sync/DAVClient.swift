@@ -23,11 +23,25 @@ final class DAVClient: Sendable {
 
     private let client: HTTPClient
     private let authorization: String?
+    /// How long one request may take, from its start to its answer's last
+    /// byte (a server that trickles a byte at a time is given up on too).
+    private let timeout: TimeInterval
 
-    init(credentials: Credentials?) {
+    /// The default of ``timeout``: long enough for a server busy writing a
+    /// hundred cards, short enough that a hung sync ends.
+    static let defaultTimeout: TimeInterval = 120
+    /// Longest wait for a connection, and for the next byte of an answer.
+    static let idleTimeout: TimeInterval = 30
+    /// The largest answer read: a multiget of a hundred cards with 10 MB
+    /// photos fits in a few of these.
+    static let maximumAnswerBytes = 64 << 20
+
+    init(credentials: Credentials?, timeout: TimeInterval = defaultTimeout) {
+        let idle = TimeAmount.milliseconds(Int64(min(timeout, Self.idleTimeout) * 1000))
+        self.timeout = timeout
         var configuration = HTTPClient.Configuration(
             redirectConfiguration: .disallow,
-            timeout: .init(connect: .seconds(15), read: .seconds(300)))
+            timeout: .init(connect: idle, read: idle))
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = Self.concurrency
         // A refused connection fails the sync at once (69) instead of after
         // the connect timeout's retries; a sync resumes where it stopped.
@@ -94,12 +108,23 @@ final class DAVClient: Sendable {
                 response = try pending.future.wait()
             } catch let error as ContactsDBError {
                 throw error
+            } catch is ResponseAccumulator.ResponseTooBigError {
+                throw ContactsDBError.remoteAnswerUnreadable(
+                    url: pending.url.absoluteString,
+                    reason: "its answer was larger than \(Self.maximumAnswerBytes >> 20) MB, more than a sync reads")
             } catch {
-                throw ContactsDBError.remoteUnavailable(url: pending.url.absoluteString, reason: Self.describe(error))
+                throw ContactsDBError.remoteUnavailable(url: pending.url.absoluteString, reason: describe(error))
             }
             let status = Int(response.status.code)
             if [301, 302, 307, 308].contains(status), let location = response.headers.first(name: "Location"),
                let next = URL(string: location, relativeTo: pending.url)?.absoluteURL {
+                // The credentials and the cards go to the server the remote
+                // names, never on to another that a redirect names.
+                guard Self.origin(of: next) == Self.origin(of: pending.url) else {
+                    throw ContactsDBError.remoteUnavailable(
+                        url: pending.url.absoluteString,
+                        reason: "it redirected to \(next.absoluteString), another server, which is not followed with your credentials; if you trust it, give that URL to `remote add` yourself")
+                }
                 try Self.requireSecure(next)
                 pending.url = next
                 pending.future = execute(pending.method, next, pending.headers, pending.body)
@@ -143,6 +168,13 @@ final class DAVClient: Sendable {
         }
     }
 
+    /// Scheme, host and port, the default port spelled out.
+    static func origin(of url: URL) -> String {
+        let scheme = url.scheme?.lowercased() ?? ""
+        let port = url.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : 0)
+        return "\(scheme)://\(url.host?.lowercased() ?? ""):\(port)"
+    }
+
     static func isLoopback(_ host: String) -> Bool {
         let host = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
         let octets = host.split(separator: ".", omittingEmptySubsequences: false)
@@ -161,16 +193,20 @@ final class DAVClient: Sendable {
             }
             let request = try HTTPClient.Request(
                 url: url.absoluteString, method: HTTPMethod(rawValue: method), headers: all, body: body.map { .string($0) })
-            return client.execute(request: request)
+            // An answer is held whole while it is read: its size is capped.
+            return client.execute(request: request, delegate: ResponseAccumulator(request: request, maxBodySize: Self.maximumAnswerBytes),
+                                  deadline: .now() + .milliseconds(Int64(timeout * 1000))).futureResult
         } catch {
             return client.eventLoopGroup.next().makeFailedFuture(error)
         }
     }
 
-    private static func describe(_ error: Error) -> String {
+    private func describe(_ error: Error) -> String {
         let text = String(describing: error)
         if text.localizedCaseInsensitiveContains("refused") { return "the connection was refused" }
-        if text.localizedCaseInsensitiveContains("timeout") { return "it did not answer in time (\(text))" }
+        if text.localizedCaseInsensitiveContains("timeout") || text.localizedCaseInsensitiveContains("deadline") {
+            return "it did not answer within \(Int(timeout)) s"
+        }
         return "it cannot be reached (\(text))"
     }
 }

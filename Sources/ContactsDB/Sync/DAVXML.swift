@@ -82,7 +82,7 @@ enum DAVXML {
     /// Reads a 207 answer; throws when it is not a multistatus.
     static func multistatus(_ data: Data, from url: URL) throws -> Multistatus {
         guard let root = parse(data), root.name == "multistatus", root.namespace == dav else {
-            throw ContactsDBError.remoteUnavailable(url: url.absoluteString, reason: "its answer is not a WebDAV multistatus")
+            throw ContactsDBError.remoteAnswerUnreadable(url: url.absoluteString, reason: "its answer is not a WebDAV multistatus")
         }
         var result = Multistatus(syncToken: root.child("sync-token")?.trimmedText)
         for element in root.all("response") {
@@ -109,8 +109,11 @@ enum DAVXML {
     /// loading, and refuses what is not well-formed.
     static func parse(_ data: Data) -> Element? {
         guard !data.isEmpty, data.count <= Int(Int32.max) else { return nil }
+        // An answer is at most DAVClient.maximumAnswerBytes: libxml2's own
+        // 10 MB limit on one text (a card with a long note) is lifted.
         let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue
-                            | XML_PARSE_NOCDATA.rawValue)
+                            | XML_PARSE_NOCDATA.rawValue | XML_PARSE_HUGE.rawValue)
+        cdb_xml_silence()
         let document = data.withUnsafeBytes { bytes in
             xmlReadMemory(bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count), nil, nil, options)
         }

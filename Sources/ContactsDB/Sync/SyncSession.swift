@@ -36,6 +36,8 @@ final class SyncSession {
     private let dryRun: Bool
     private let progress: ((Int, Int) -> Void)?
     private var report = SyncReport()
+    /// Hrefs a server named outside the address book, each reported once.
+    private var outsideHrefs: Set<String> = []
     private var done = 0, total = 0
     /// Hrefs this pull found removed: one of them holding a card that now
     /// turns up at another href was moved, not deleted.
@@ -178,17 +180,35 @@ final class SyncSession {
         var stored = PhoneRegions.default
         try database.read { db in stored = try Settings.phoneRegions(db) }
         let (client, collection, regions) = (self.client, self.collection, stored)
-        func prepare(_ batch: [String]) -> Background<(cards: [String: FetchedCard], gone: Set<String>)> {
+        func prepare(_ batch: [String]) -> Background<Fetched> {
             let pending = startFetch(batch)
             return Background {
-                let answer = try Self.cards(in: try client.wait(pending), collection: collection)
-                return (try Self.read(answer.cards, regions: regions), answer.gone)
+                do {
+                    let answer = try Self.cards(in: try client.wait(pending), collection: collection)
+                    return Fetched(cards: try Self.read(answer.cards, regions: regions), gone: answer.gone)
+                } catch ContactsDBError.remoteAnswerUnreadable where batch.count > 1 {
+                    // One card the answer cannot carry (a note past any
+                    // limit, bytes that are not UTF-8) must not stop the
+                    // others: each is asked for alone.
+                    var fetched = Fetched()
+                    for href in batch {
+                        do {
+                            let answer = try Self.cards(in: try client.wait(Self.fetch([href], client, collection)),
+                                                        collection: collection)
+                            fetched.cards.merge(try Self.read(answer.cards, regions: regions)) { $1 }
+                            fetched.gone.formUnion(answer.gone)
+                        } catch ContactsDBError.remoteAnswerUnreadable(_, let reason) {
+                            fetched.unreadable[href] = reason
+                        }
+                    }
+                    return fetched
+                }
             }
         }
         var ahead = batches.prefix(2).map(prepare)
         var isComplete = true
         for (index, batch) in batches.enumerated() {
-            let (cards, gone) = try ahead.removeFirst().wait()
+            let (cards, gone, unreadable) = try ahead.removeFirst().wait().parts
             if index + 2 < batches.count { ahead.append(prepare(batches[index + 2])) }
             try database.write { db in
                 let writer = try ContactWriter(db)
@@ -197,6 +217,9 @@ final class SyncSession {
                         isComplete = try self.apply(href: href, etag: fetched.etag, fetched.card, writer, db) && isComplete
                     } else if gone.contains(href) {
                         try self.remove(href: href, db)
+                    } else if let reason = unreadable[href] {
+                        self.report.skipped.append("\(href): the server's answer for it cannot be read (\(reason)); it is asked for again at the next sync")
+                        isComplete = false
                     } else {
                         self.report.skipped.append("\(href): the server did not send it; it is asked for again at the next sync")
                         isComplete = false
@@ -209,8 +232,22 @@ final class SyncSession {
         return isComplete
     }
 
+    /// A batch's cards as fetched: read, gone (404, 410), or in an answer
+    /// that could not be read, with why.
+    private struct Fetched: Sendable {
+        var cards: [String: FetchedCard] = [:]
+        var gone: Set<String> = []
+        var unreadable: [String: String] = [:]
+
+        var parts: ([String: FetchedCard], Set<String>, [String: String]) { (cards, gone, unreadable) }
+    }
+
     private func startFetch(_ hrefs: [String]) -> DAVClient.Pending {
-        client.start("REPORT", collection, headers: [("Depth", "1")], body: DAVXML.multiget(hrefs.map(encodedPath)))
+        Self.fetch(hrefs, client, collection)
+    }
+
+    private static func fetch(_ hrefs: [String], _ client: DAVClient, _ collection: URL) -> DAVClient.Pending {
+        client.start("REPORT", collection, headers: [("Depth", "1")], body: DAVXML.multiget(hrefs.map { encodedPath($0) }))
     }
 
     /// An addressbook-multiget's cards by href, with their ETags, and the
@@ -497,15 +534,26 @@ final class SyncSession {
 
     /// An href as the server wrote it → its decoded path, the one key a
     /// card is known by.
+    /// As below; an href outside the address book is reported once.
     private func path(_ href: String) -> String? {
-        Self.path(href, in: collection)
+        let path = Self.path(href, in: collection)
+        if path == nil, outsideHrefs.insert(href).inserted {
+            report.skipped.append("\(href): it lies outside the address book \(collection.path), so it is never asked for or written to")
+        }
+        return path
     }
 
+    /// nil for an href outside the collection (another path, another host,
+    /// `..` that climbs out): such a card is never requested or written.
     private static func path(_ href: String, in collection: URL) -> String? {
-        URL(string: href, relativeTo: collection)?.absoluteURL.path ?? (href.hasPrefix("/") ? href : nil)
+        guard let url = URL(string: href, relativeTo: collection)?.absoluteURL.standardized,
+              DAVClient.origin(of: url) == DAVClient.origin(of: collection) else { return nil }
+        let path = url.path
+        let base = collection.path.hasSuffix("/") ? collection.path : collection.path + "/"
+        return path == collection.path || path + "/" == base || path.hasPrefix(base) ? path : nil
     }
 
-    private func encodedPath(_ path: String) -> String {
+    private static func encodedPath(_ path: String) -> String {
         var components = URLComponents()
         components.path = path
         return components.percentEncodedPath
@@ -513,7 +561,7 @@ final class SyncSession {
 
     private func url(_ path: String) -> URL {
         var components = URLComponents(url: collection, resolvingAgainstBaseURL: true)!
-        components.percentEncodedPath = encodedPath(path)
+        components.percentEncodedPath = Self.encodedPath(path)
         return components.url!
     }
 

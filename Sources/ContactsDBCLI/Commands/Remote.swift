@@ -34,6 +34,7 @@ extension ContactsDBCommand {
             var passwordFile: String?
             @Option(help: ArgumentHelp("The address book's name, when the server has several.", valueName: "name"))
             var addressbook: String?
+            @OptionGroup var timeout: RemoteTimeoutOption
 
             func validate() throws {
                 if passwordEnv != nil, passwordFile != nil {
@@ -44,7 +45,8 @@ extension ContactsDBCommand {
             func run() throws {
                 let password: PasswordSource = passwordEnv.map { .environment($0) } ?? passwordFile.map { .file($0) } ?? .netrc
                 let remote = try database.openStore().addRemote(
-                    Remote(name: name, url: url, username: username, password: password), addressBook: addressbook)
+                    Remote(name: name, url: url, username: username, password: password), addressBook: addressbook,
+                    timeout: timeout.seconds)
                 print("Added the remote \"\(remote.name)\": \(remote.url)")
             }
         }

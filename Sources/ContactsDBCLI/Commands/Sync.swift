@@ -22,6 +22,7 @@ extension ContactsDBCommand {
         @Option(help: "Whose value wins a property both sides changed.") var prefer: SyncPreference = .server
         @Flag(help: "Say what would be pulled and pushed; change nothing.") var dryRun = false
         @Option(help: "Output format.") var format: Format = .table
+        @OptionGroup var timeout: RemoteTimeoutOption
 
         struct Output: Encodable {
             var pulled: SyncCounts
@@ -31,7 +32,7 @@ extension ContactsDBCommand {
         func run() throws {
             let store = try database.openStore()
             let progress = Terminal.ProgressBar(label: "Syncing")
-            let report = try store.sync(prefer: prefer, dryRun: dryRun, progress: progress.update)
+            let report = try store.sync(prefer: prefer, dryRun: dryRun, timeout: timeout.seconds, progress: progress.update)
             progress.finish()
             for skipped in report.skipped { Terminal.printNotice("Not synced: \(skipped)") }
             if report.conflicts > 0 {
@@ -126,3 +127,14 @@ extension ContactsDBCommand {
 }
 
 extension SyncPreference: ExpressibleByArgument {}
+
+/// `--timeout`, shared by the commands that talk to a remote.
+struct RemoteTimeoutOption: ParsableArguments {
+    @Option(name: .customLong("timeout"),
+            help: ArgumentHelp("Seconds one request to the server may take; 30 s without a byte also ends it.", valueName: "seconds"))
+    var seconds: Double = ContactStore.remoteTimeout
+
+    func validate() throws {
+        guard seconds > 0, seconds.isFinite else { throw ValidationError("Please give --timeout a number of seconds above 0.") }
+    }
+}

@@ -1,0 +1,134 @@
+import ContactsDBTestSupport
+import Foundation
+import Testing
+
+/// A server that misbehaves cannot hurt (`Tests/Sync/hostile.py`, a small
+/// server of the tests' own on 127.0.0.1, with 127.0.0.2 for "another
+/// host"): credentials never follow a redirect to another origin, cards
+/// outside the address book are never asked for or written, a server that
+/// trickles is given up on, an answer too large is refused before it costs
+/// memory, and one card that cannot be read does not stop the others.
+@Suite(.serialized, .enabled(if: DAVPeers.isAvailable, "Python's .build-python is missing: run scripts/test"))
+struct HostileServerTests {
+    let directory = TemporaryDirectory()
+    let cli = CLIRunner()
+
+    /// One hostile server, stopped when released.
+    final class Server {
+        let folder: String
+        let pid: Int32
+        let url: String
+        let other: String
+
+        init(_ mode: String, in directory: TemporaryDirectory) throws {
+            folder = directory.path("hostile-\(mode)")
+            let output = try DAVPeers.run(DAVPeers.python, [Self.script, "start", mode, folder])
+            let line = output.split(separator: "\n").last.map(String.init) ?? ""
+            guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  let pid = object["pid"] as? Int, let url = object["url"] as? String, let other = object["other"] as? String
+            else { throw DAVServer.ServerError(output: output) }
+            (self.pid, self.url, self.other) = (Int32(pid), url, other)
+        }
+
+        static let script = DAVPeers.root.appendingPathComponent("Tests/Sync/hostile.py").path
+
+        /// The requests either listener got: host, method, path, whether
+        /// they carried credentials.
+        var requests: [(host: String, method: String, path: String, authorized: Bool)] {
+            let log = (try? String(contentsOfFile: folder + "/requests.log", encoding: .utf8)) ?? ""
+            return log.split(separator: "\n").compactMap { line in
+                guard let entry = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return nil }
+                return (entry["host"] as? String ?? "", entry["method"] as? String ?? "", entry["path"] as? String ?? "",
+                        entry["authorization"] as? Bool ?? false)
+            }
+        }
+
+        deinit { _ = try? DAVPeers.run(DAVPeers.python, [Self.script, "stop", String(pid)]) }
+    }
+
+    func database(_ name: String, remote server: Server, path: String = "ab/") throws -> String {
+        let db = try cli.makeEmptyDatabase(name, in: directory)
+        let added = try cli.run(db: db, ["remote", "add", "r", server.url + path])
+        #expect(added.exitCode == 0, "\(added.stderr)")
+        return db
+    }
+
+    @Test func credentialsNeverFollowARedirectToAnotherOrigin() throws {
+        let server = try Server("cross-origin", in: directory)
+        var cli = cli
+        cli.environment = ["SECRET": "s3cret"]
+        let db = try cli.makeEmptyDatabase("cross.sqlite", in: directory)
+        let refused = try cli.run(db: db, ["remote", "add", "r", server.url + "ab/", "--username", "u", "--password-env", "SECRET"])
+        #expect(refused.exitCode == 69)
+        #expect(refused.stderr.contains(server.url + "ab/") && refused.stderr.contains(server.other + "ab/"), "\(refused.stderr)")
+        #expect(server.requests.allSatisfy { $0.host == "127.0.0.1" }, "\(server.requests)")
+        #expect(try cli.run(db: db, ["remote", "list"]).stdout == "")
+        // Given the other server's URL itself, the user has chosen it.
+        let chosen = try cli.run(db: db, ["remote", "add", "r", server.other + "ab/", "--username", "u", "--password-env", "SECRET"])
+        #expect(chosen.exitCode == 0, "\(chosen.stderr)")
+
+        // Within one origin a redirect is followed, and its target stored.
+        let same = try Server("same-origin", in: directory)
+        let other = try cli.makeEmptyDatabase("same.sqlite", in: directory)
+        let moved = try cli.run(db: other, ["remote", "add", "r", same.url + "old/"])
+        #expect(moved.exitCode == 0 && moved.stdout.contains(same.url + "ab/"), "\(moved.stdout)\(moved.stderr)")
+    }
+
+    @Test func cardsOutsideTheAddressBookAreNeverAskedForNorWritten() throws {
+        let server = try Server("outside", in: directory)
+        let db = try database("outside.sqlite", remote: server)
+        let synced = try cli.run(db: db, ["sync"])
+        #expect(synced.exitCode == 0, "\(synced.stderr)")
+        #expect(synced.stdout.hasPrefix("pulled: 1 new"), "\(synced.stdout)")
+        for href in ["/other/outside.vcf", "/ab/sub/../../up.vcf", "http://other-host.invalid/x.vcf"] {
+            #expect(synced.stderr.contains("\(href): it lies outside the address book"), "\(synced.stderr)")
+        }
+        #expect(try cli.run(db: db, ["query", "--format", "csv"]).stdout.split(whereSeparator: \.isNewline).count == 2)
+        #expect(try cli.run(db: db, ["update", "inside", "--company", "Edited"]).exitCode == 0)
+        #expect(try cli.run(db: db, ["sync"]).exitCode == 0)
+        let paths = server.requests.map(\.path)
+        #expect(paths.allSatisfy { $0.hasPrefix("/ab/") }, "\(paths)")
+        #expect(server.requests.contains { $0.method == "PUT" && $0.path == "/ab/inside.vcf" })
+    }
+
+    @Test func aServerThatTricklesIsGivenUpOnAndASecondSyncSaysOneIsRunning() throws {
+        let server = try Server("trickle", in: directory)
+        let db = try database("trickle.sqlite", remote: server)
+        let results = Results()
+        let started = Date()
+        let runner = cli
+        let first = Thread { results.add(try? runner.run(db: db, ["sync", "--timeout", "10"])) }
+        first.start()
+        Thread.sleep(forTimeInterval: 1)
+        let second = try cli.run(db: db, ["sync"])
+        #expect(second.exitCode == 74 && second.stderr.contains("Another sync of"), "\(second.stderr)")
+        while results.all.isEmpty && Date().timeIntervalSince(started) < 60 { Thread.sleep(forTimeInterval: 0.1) }
+        let outcome = results.all.first ?? nil
+        #expect(outcome?.exitCode == 69 && outcome?.stderr.contains("did not answer within 10 s") == true, "\(String(describing: outcome))")
+        #expect(Date().timeIntervalSince(started) < 30)
+    }
+
+    @Test func anAnswerTooLargeIsRefusedBeforeItCostsMemory() throws {
+        let server = try Server("huge", in: directory)
+        let db = try database("huge.sqlite", remote: server)
+        let peak = directory.path("peak")
+        let result = try DAVPeers.run("/usr/bin/time", ["-f", "%M", "-o", peak, CLIRunner.binary.path, "--db", db, "sync"],
+                                      expecting: 69)
+        #expect(result.contains("larger than 64 MB"), "\(result)")
+        let kilobytes = Int((try String(contentsOfFile: peak, encoding: .utf8)).split(separator: "\n").last ?? "") ?? .max
+        #expect(kilobytes < 200 << 10, "peak \(kilobytes) KB against a 200 MB answer")
+    }
+
+    @Test func aCardThatCannotBeReadDoesNotStopTheOthers() throws {
+        let server = try Server("bad-cards", in: directory)
+        let db = try database("bad.sqlite", remote: server)
+        let synced = try cli.run(db: db, ["sync"])
+        #expect(synced.exitCode == 0, "\(synced.stderr)")
+        #expect(synced.stdout.hasPrefix("pulled: 2 new"), "\(synced.stdout)")
+        #expect(synced.stderr.contains("/ab/bad.vcf: ") && synced.stderr.contains("/ab/long.vcf"), "\(synced.stderr)")
+        // Every line is the engine's own sentence, none libxml2's.
+        #expect(synced.stderr.split(separator: "\n").allSatisfy { $0.hasPrefix("Not synced: ") }, "\(synced.stderr)")
+        let ids = try cli.run(db: db, ["query", "--format", "csv"]).stdout.split(whereSeparator: \.isNewline).dropFirst().map { $0.prefix { $0 != "," } }
+        #expect(ids.sorted() == ["good1", "good2"])
+    }
+}
