@@ -158,13 +158,18 @@ def parse(text):
         name = name.upper().replace("-SLASH-", "/")
         if name in ("BEGIN", "END"):
             continue
+        def text(item):  # parameter values are UTF-8 where they can be
+            try:
+                return item.encode("latin-1").decode("utf-8")
+            except (UnicodeEncodeError, UnicodeDecodeError):
+                return item
         pairs = []
         for param in params:
             if len(param) == 1:
-                pairs.append(("TYPE", param[0]))
+                pairs.append(("TYPE", text(param[0])))
             else:
                 for item in param[1:]:
-                    pairs.append((param[0].upper(), item))
+                    pairs.append((param[0].upper(), text(item)))
         # vCard 2.1 names an encoding bare (`TEL;WORK;QUOTED-PRINTABLE:`).
         bare = [v.upper() for k, v in pairs if k == "TYPE" and v.upper() in ("QUOTED-PRINTABLE", "BASE64")]
         pairs = [(k, v) for k, v in pairs if not (k == "TYPE" and v.upper() in ("QUOTED-PRINTABLE", "BASE64"))]
@@ -184,7 +189,9 @@ def parse(text):
             continue
         raw = value.encode("latin-1", errors="replace")
         if encoding in ("QUOTED-PRINTABLE", "QP"):
-            raw = quopri.decodestring(raw.replace(b"\r\n", b"\n"))
+            # Soft breaks go first: a producer may split "=D0=A1" across one.
+            raw = re.sub(rb"=\r?\n", b"", raw)
+            raw = quopri.decodestring(raw)
         if encoding in ("B", "BASE64"):
             props.append((group, name, pairs, ("bytes", raw)))
             continue
