@@ -82,7 +82,7 @@ struct SyncPartsTests {
         let error = #expect(throws: ContactsDBError.self) {
             try DAVXML.multistatus(Data(text.utf8), from: URL(string: "https://dav.example/c/")!)
         }
-        #expect(error?.localizedDescription == "The remote https://dav.example/c/ failed: its answer is not a WebDAV multistatus; check the URL and that the server is up, then sync again.")
+        #expect(error?.localizedDescription == "The remote https://dav.example/c/ answered what a sync cannot read: its answer is not a WebDAV multistatus; check the URL, then sync again.")
     }
 
     // MARK: - Credentials
