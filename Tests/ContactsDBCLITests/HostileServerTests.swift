@@ -99,8 +99,8 @@ struct HostileServerTests {
         let runner = cli
         let first = Thread { results.add(try? runner.run(db: db, ["sync", "--timeout", "10"])) }
         first.start()
-        Thread.sleep(forTimeInterval: 1)
-        let second = try cli.run(db: db, ["sync"])
+        Thread.sleep(forTimeInterval: 2)
+        let second = try cli.run(db: db, ["sync", "--timeout", "10"])
         #expect(second.exitCode == 74 && second.stderr.contains("Another sync of"), "\(second.stderr)")
         while results.all.isEmpty && Date().timeIntervalSince(started) < 60 { Thread.sleep(forTimeInterval: 0.1) }
         let outcome = results.all.first ?? nil
