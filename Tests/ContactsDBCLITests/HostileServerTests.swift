@@ -91,6 +91,21 @@ struct HostileServerTests {
         #expect(server.requests.contains { $0.method == "PUT" && $0.path == "/ab/inside.vcf" })
     }
 
+    /// New cards are named as `export --directory` names files: ids that
+    /// differ only in case, or that one rendering would merge, get hrefs of
+    /// their own even on a server whose storage folds case.
+    @Test func newCardsGetHrefsOfTheirOwnWhateverTheirIds() throws {
+        let server = try Server("outside", in: directory)
+        let db = try database("names.sqlite", remote: server)
+        let ids = ["Anna", "anna", "a.b", "a_b", "a/b"]
+        let json = "[" + ids.map { "{\"id\": \"\($0)\", \"firstName\": \"N\"}" }.joined(separator: ",") + "]"
+        #expect(try cli.run(db: db, ["import", directory.write("names.json", json)]).exitCode == 0)
+        #expect(try cli.run(db: db, ["sync"]).exitCode == 0)
+        let puts = server.requests.filter { $0.method == "PUT" }.map { $0.path.lowercased() }
+        #expect(puts.count == ids.count && Set(puts).count == ids.count, "\(puts)")
+        #expect(puts.contains("/ab/anna.vcf") && puts.allSatisfy { $0.hasPrefix("/ab/") })
+    }
+
     @Test func aServerThatTricklesIsGivenUpOnAndASecondSyncSaysOneIsRunning() throws {
         let server = try Server("trickle", in: directory)
         let db = try database("trickle.sqlite", remote: server)

@@ -520,14 +520,16 @@ final class SyncSession {
 
     // MARK: - Hrefs
 
-    /// Where a contact the server never had goes: its id as the file name
-    /// where the id is a plain name not taken by another card, else a
-    /// digest of it, so that a rerun after a crash picks the same href.
+    /// Where a contact the server never had goes: the file name `export
+    /// --directory` gives it (``CardFileName``: no two ids share one, even
+    /// on a server whose storage folds case) where no other card holds it,
+    /// else a digest of the id; either way a rerun after a crash picks the
+    /// same href.
     private func newHref(_ id: String, _ db: Database) throws -> String {
         let base = collection.path.hasSuffix("/") ? collection.path : collection.path + "/"
-        let plain = id.count <= 64 && id.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }
-        if plain, try SyncState.card(href: base + id + ".vcf", db).map({ $0.contactId == id }) ?? true {
-            return base + id + ".vcf"
+        let name = CardFileName.of(id)
+        if try SyncState.card(href: base + name, db).map({ $0.contactId == id }) ?? true {
+            return base + name
         }
         return base + SHA256.hash(data: Data(id.utf8)).prefix(20).map { String(format: "%02x", $0) }.joined() + ".vcf"
     }
