@@ -81,6 +81,19 @@ struct CLIRunner {
         return db
     }
 
+    /// Imports one contact, named N, for each of `ids`, which must succeed.
+    func importContacts(ids: [String], into db: String, in directory: TemporaryDirectory) throws {
+        let json = "[" + ids.map { "{\"id\": \"\($0)\", \"firstName\": \"N\"}" }.joined(separator: ",") + "]"
+        let imported = try run(db: db, ["import", directory.write("ids-\(UUID().uuidString).json", json)])
+        #expect(imported.exitCode == 0, "\(imported.stderr)")
+    }
+
+    /// The peak resident memory, in KB, that GNU time's `-f %M -o PATH`
+    /// wrote to `path`.
+    static func peakKilobytes(writtenTo path: String) throws -> Int {
+        Int((try String(contentsOfFile: path, encoding: .utf8)).split(separator: "\n").last ?? "") ?? .max
+    }
+
     /// `query --count`, which must succeed.
     func count(_ db: String) throws -> Int {
         let result = try run(db: db, ["query", "--count"])

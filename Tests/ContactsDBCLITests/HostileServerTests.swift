@@ -46,6 +46,14 @@ struct HostileServerTests {
         deinit { _ = try? DAVPeers.run(DAVPeers.python, [Self.script, "stop", String(pid)]) }
     }
 
+    /// A sync that must succeed and pull `new` cards; its output.
+    func sync(_ db: String, pulling new: Int) throws -> CLIRunner.Result {
+        let synced = try cli.run(db: db, ["sync"])
+        #expect(synced.exitCode == 0, "\(synced.stderr)")
+        #expect(synced.stdout.hasPrefix("pulled: \(new) new"), "\(synced.stdout)")
+        return synced
+    }
+
     func database(_ name: String, remote server: Server, path: String = "ab/") throws -> String {
         let db = try cli.makeEmptyDatabase(name, in: directory)
         let added = try cli.run(db: db, ["remote", "add", "r", server.url + path])
@@ -77,9 +85,7 @@ struct HostileServerTests {
     @Test func cardsOutsideTheAddressBookAreNeverAskedForNorWritten() throws {
         let server = try Server("outside", in: directory)
         let db = try database("outside.sqlite", remote: server)
-        let synced = try cli.run(db: db, ["sync"])
-        #expect(synced.exitCode == 0, "\(synced.stderr)")
-        #expect(synced.stdout.hasPrefix("pulled: 1 new"), "\(synced.stdout)")
+        let synced = try sync(db, pulling: 1)
         for href in ["/other/outside.vcf", "/ab/sub/../../up.vcf", "http://other-host.invalid/x.vcf"] {
             #expect(synced.stderr.contains("\(href): it lies outside the address book"), "\(synced.stderr)")
         }
@@ -98,8 +104,7 @@ struct HostileServerTests {
         let server = try Server("outside", in: directory)
         let db = try database("names.sqlite", remote: server)
         let ids = ["Anna", "anna", "a.b", "a_b", "a/b"]
-        let json = "[" + ids.map { "{\"id\": \"\($0)\", \"firstName\": \"N\"}" }.joined(separator: ",") + "]"
-        #expect(try cli.run(db: db, ["import", directory.write("names.json", json)]).exitCode == 0)
+        try cli.importContacts(ids: ids, into: db, in: directory)
         #expect(try cli.run(db: db, ["sync"]).exitCode == 0)
         let puts = server.requests.filter { $0.method == "PUT" }.map { $0.path.lowercased() }
         #expect(puts.count == ids.count && Set(puts).count == ids.count, "\(puts)")
@@ -130,16 +135,14 @@ struct HostileServerTests {
         let result = try DAVPeers.run("/usr/bin/time", ["-f", "%M", "-o", peak, CLIRunner.binary.path, "--db", db, "sync"],
                                       expecting: 69)
         #expect(result.contains("larger than 64 MB"), "\(result)")
-        let kilobytes = Int((try String(contentsOfFile: peak, encoding: .utf8)).split(separator: "\n").last ?? "") ?? .max
+        let kilobytes = try CLIRunner.peakKilobytes(writtenTo: peak)
         #expect(kilobytes < 200 << 10, "peak \(kilobytes) KB against a 200 MB answer")
     }
 
     @Test func aCardThatCannotBeReadDoesNotStopTheOthers() throws {
         let server = try Server("bad-cards", in: directory)
         let db = try database("bad.sqlite", remote: server)
-        let synced = try cli.run(db: db, ["sync"])
-        #expect(synced.exitCode == 0, "\(synced.stderr)")
-        #expect(synced.stdout.hasPrefix("pulled: 2 new"), "\(synced.stdout)")
+        let synced = try sync(db, pulling: 2)
         #expect(synced.stderr.contains("/ab/bad.vcf: ") && synced.stderr.contains("/ab/long.vcf"), "\(synced.stderr)")
         // Every line is the engine's own sentence, none libxml2's.
         #expect(synced.stderr.split(separator: "\n").allSatisfy { $0.hasPrefix("Not synced: ") }, "\(synced.stderr)")

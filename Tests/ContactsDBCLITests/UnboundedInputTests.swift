@@ -45,7 +45,7 @@ import Testing
         }
         writer.start()
         process.waitUntilExit()
-        let kilobytes = Int((try String(contentsOfFile: peak, encoding: .utf8)).split(separator: "\n").last ?? "") ?? 0
+        let kilobytes = try CLIRunner.peakKilobytes(writtenTo: peak)
         return Run(exitCode: process.terminationStatus, stderr: try String(contentsOfFile: errors, encoding: .utf8),
                    peakMB: kilobytes / 1024)
     }

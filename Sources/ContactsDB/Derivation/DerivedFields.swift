@@ -55,9 +55,6 @@ struct DerivedFields: Sendable {
         let sortFirst = hasPhonetic ? draft.phoneticFirstName ?? draft.firstName : draft.firstName
         let sortLast = hasPhonetic ? draft.phoneticLastName ?? draft.lastName : draft.lastName
         let personalName = Self.personalName(draft)
-        // Without a name, the card's own formatted name is the display name
-        // (and stays stored as its source); then AOSP's order of sources.
-        let source = Self.otherName(draft)
         if draft.kind == .organization, let company = draft.company {
             displayName = company
             sortName = company
@@ -66,7 +63,9 @@ struct DerivedFields: Sendable {
             let parts = [sortLast, sortFirst].compactMap { $0 }
             sortName = parts.joined(separator: Self.isWrittenFamilyFirst(parts.joined()) ? "" : " ")
         } else {
-            displayName = draft.formattedName ?? source
+            // Without a name, the card's own formatted name is the display
+            // name (and stays stored as its source); then AOSP's order.
+            displayName = draft.formattedName ?? Self.otherName(draft)
             sortName = displayName
         }
         formattedName = Self.keptFormattedName(draft)
@@ -101,12 +100,12 @@ struct DerivedFields: Sendable {
     /// company, phone, email — then a messenger handle, a URL and the
     /// note's first line; "" when it holds none of them.
     private static func otherName(_ draft: ContactDraft) -> String {
-        let noteLine = draft.details.note.flatMap { note in
-            note.split(whereSeparator: \.isNewline).lazy.map { Text.tidy(String($0)) }.first { !$0.isEmpty }
-        }
         let sources = [draft.nickname, draft.company, draft.phones.first?.value, draft.emails.first?.value,
-                       draft.messengers.first?.handle, draft.details.urls.first?.value, noteLine]
-        return sources.lazy.compactMap { $0 }.first ?? ""
+                       draft.messengers.first?.handle, draft.details.urls.first?.value]
+        if let source = sources.lazy.compactMap({ $0 }).first { return source }
+        return draft.details.note.flatMap { note in
+            note.split(whereSeparator: \.isNewline).lazy.map { Text.tidy(String($0)) }.first { !$0.isEmpty }
+        } ?? ""
     }
 
     /// The texts `--text` searches (SPEC §Search and dates), folded and cut

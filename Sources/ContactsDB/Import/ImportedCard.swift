@@ -6,13 +6,15 @@ import Foundation
 enum ImportedCard {
     static func draft(vCard data: Data, source: String) throws -> ContactDraft {
         var reader = VCardReader()
-        var first: Result<ContactDraft, ContactsDBError>?
+        // The card that begins first: one holding cards nested without
+        // AGENT ends after them.
+        var first: VCardReader.Card?
         ContactsInput.with(data, source: source) { input in
             reader.forEachCard(in: input.bytes, source: source) { card, _ in
-                if first == nil { first = card.result }
+                if first.map({ card.number < $0.number }) ?? true { first = card }
             }
         }
-        guard let first else { throw ContactsDBError.invalidContact(field: source, reason: "it holds no vCard.") }
+        guard let first = first?.result else { throw ContactsDBError.invalidContact(field: source, reason: "it holds no vCard.") }
         var unusual = UnusualValues()
         var draft = try ContactValidator.imported(try first.get(), at: source, counting: &unusual)
         // As the database stores it, so that it compares equal to itself

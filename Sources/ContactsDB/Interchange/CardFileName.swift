@@ -9,9 +9,12 @@ import Foundation
 /// `anna`); the card's UID inside holds the id as stored.
 public enum CardFileName {
     public static func of(_ id: String) -> String {
-        let isPlain = (1...64).contains(id.count)
-            && id.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" }
-            && id.range(of: "-[0-9a-f]{16}$", options: .regularExpression) == nil
+        let scalars = Array(id.unicodeScalars)
+        // A plain id never ends as a digest does, so none can take another's name.
+        let endsLikeADigest = scalars.count >= 17 && scalars[scalars.count - 17] == "-"
+            && scalars.suffix(16).allSatisfy { ("0"..."9").contains($0) || ("a"..."f").contains($0) }
+        let isPlain = (1...64).contains(scalars.count) && !endsLikeADigest
+            && scalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" }
         if isPlain { return id + ".vcf" }
         let rendering = id.lowercased().unicodeScalars.prefix(40)
             .map { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" ? String($0) : "_" }.joined()

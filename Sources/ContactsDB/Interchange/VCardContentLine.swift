@@ -332,22 +332,20 @@ enum UnicodeTranscoding {
     }
 
     static func utf8(_ bytes: UnsafeBufferPointer<UInt8>) -> Data? {
-        let encoding: String.Encoding
+        let (encoding, bomLength): (String.Encoding, Int)
         if bytes.starts(with: [0xFF, 0xFE, 0x00, 0x00]) {
-            encoding = .utf32LittleEndian
+            (encoding, bomLength) = (.utf32LittleEndian, 4)
         } else if bytes.starts(with: [0x00, 0x00, 0xFE, 0xFF]) {
-            encoding = .utf32BigEndian
+            (encoding, bomLength) = (.utf32BigEndian, 4)
         } else if bytes.starts(with: [0xFF, 0xFE]) {
-            encoding = .utf16LittleEndian
+            (encoding, bomLength) = (.utf16LittleEndian, 2)
         } else if bytes.starts(with: [0xFE, 0xFF]) {
-            encoding = .utf16BigEndian
+            (encoding, bomLength) = (.utf16BigEndian, 2)
         } else if let unmarked = unmarkedUTF16(bytes) {
-            let text = String(data: Data(bytes), encoding: unmarked) ?? String(decoding: Data(bytes), as: UTF8.self)
-            return Data(text.utf8)
+            (encoding, bomLength) = (unmarked, 0)
         } else {
             return nil
         }
-        let bomLength = encoding == .utf32LittleEndian || encoding == .utf32BigEndian ? 4 : 2
         let body = Data(bytes[bomLength...])
         let text = String(data: body, encoding: encoding) ?? String(decoding: body, as: UTF8.self)
         return Data(text.utf8)

@@ -52,8 +52,9 @@ struct VCardPropertyMapper {
         let isFirst = seen.insert(line.name).inserted
         switch line.name {
         case "N" where isFirst:
-            (draft.lastName, draft.firstName, draft.middleName, draft.namePrefix, draft.nameSuffix) = {
-                ($0[0], $0[1], $0[2], $0[3], $0[4]) }(Self.nameParts(line))
+            let parts = Self.nameParts(line)
+            (draft.lastName, draft.firstName, draft.middleName) = (parts[0], parts[1], parts[2])
+            (draft.namePrefix, draft.nameSuffix) = (parts[3], parts[4])
             guard line.components.count <= 5, line.parameters.isEmpty else { return keepWhole(line, isFirst) }
             keepSpelling(line)
         case "FN" where isFirst && line.parameters.isEmpty:
@@ -208,6 +209,9 @@ struct VCardPropertyMapper {
 
     // MARK: - N, ORG and NICKNAME
 
+    /// The properties whose own spelling `extra` may keep.
+    static let keptSpellingNames: Set<String> = ["N", "ORG", "NICKNAME"]
+
     /// N's five components: family, given, middle, prefix, suffix. A
     /// component's list of values (`Philip,Paul`) is one text.
     static func nameParts(_ line: VCardContentLine) -> [String?] {
@@ -231,7 +235,7 @@ struct VCardPropertyMapper {
     /// so a list of values in one component, or an ORG of several units,
     /// would come out as one text; and one in an item group.
     static func needsKeptSpelling(_ line: VCardContentLine) -> Bool {
-        guard line.parameters.isEmpty, ["N", "ORG", "NICKNAME"].contains(line.name) else { return false }
+        guard line.parameters.isEmpty, keptSpellingNames.contains(line.name) else { return false }
         // An item group ties the line to its X-ABLabel, kept in `extra`.
         if line.group != nil { return true }
         switch line.name {

@@ -9,6 +9,9 @@ struct VCardReader {
     struct Card {
         /// Where the card is, as errors name it: `cards.vcf card 2 (line 9)`.
         var path: String
+        /// Its place among the file's cards in the order they begin (a
+        /// card around nested ones comes after them but is numbered first).
+        var number: Int
         var result: Result<ContactDraft, ContactsDBError>
     }
 
@@ -86,7 +89,7 @@ struct VCardReader {
     /// The failure of a card whose END:VCARD never came.
     private func unterminated(_ source: String, number: Int, line: Int) -> Card {
         let path = Self.path(source, number, line)
-        return Card(path: path, result: .failure(.invalidContact(field: path, reason: "the card has no END:VCARD.")))
+        return Card(path: path, number: number, result: .failure(.invalidContact(field: path, reason: "the card has no END:VCARD.")))
     }
 
     /// Whether a line is an AGENT property (`AGENT:`, `item1.AGENT;…`).
@@ -162,6 +165,6 @@ struct VCardReader {
         let result = Result { try mapper.draft(from: lines) }
             .mapError { $0 as? ContactsDBError ?? .invalidContact(field: path, reason: "\($0)") }
         for name in mapper.keptNames { extraProperties[name, default: 0] += 1 }
-        return Card(path: path, result: result)
+        return Card(path: path, number: number, result: result)
     }
 }

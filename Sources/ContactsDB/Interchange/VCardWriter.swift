@@ -164,7 +164,11 @@ enum VCardWriter {
         init(of contact: Contact) {
             let details = contact.details
             for text in details.extra {
-                guard let line = VCardContentLine(Array(text.utf8), legacyCharset: .utf8),
+                // Most extra lines are no spelling (a photo among them, of
+                // megabytes): their names are looked at before they are read.
+                let name = text.prefix { $0 != ":" && $0 != ";" }.split(separator: ".").last.map { $0.uppercased() }
+                guard let name, VCardPropertyMapper.keptSpellingNames.contains(name),
+                      let line = VCardContentLine(Array(text.utf8), legacyCharset: .utf8),
                       VCardPropertyMapper.needsKeptSpelling(line) else { continue }
                 all.insert(text)
                 let current: Bool

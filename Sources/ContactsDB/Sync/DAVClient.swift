@@ -202,11 +202,17 @@ final class DAVClient: Sendable {
     }
 
     private func describe(_ error: Error) -> String {
+        let idle = Int(min(timeout, Self.idleTimeout))
+        switch error as? HTTPClientError {
+        case .deadlineExceeded?: return "it did not answer within \(Int(timeout)) s"
+        case .readTimeout?: return "it sent nothing for \(idle) s"
+        case .connectTimeout?: return "it did not accept a connection within \(idle) s"
+        default: break
+        }
         let text = String(describing: error)
         if text.localizedCaseInsensitiveContains("refused") { return "the connection was refused" }
-        if text.localizedCaseInsensitiveContains("timeout") || text.localizedCaseInsensitiveContains("deadline") {
-            return "it did not answer within \(Int(timeout)) s"
-        }
+        // NIO's own connect timeout.
+        if text.localizedCaseInsensitiveContains("timeout") { return "it did not accept a connection within \(idle) s" }
         return "it cannot be reached (\(text))"
     }
 }

@@ -181,7 +181,7 @@ final class SyncSession {
         try database.read { db in stored = try Settings.phoneRegions(db) }
         let (client, collection, regions) = (self.client, self.collection, stored)
         func prepare(_ batch: [String]) -> Background<Fetched> {
-            let pending = startFetch(batch)
+            let pending = Self.fetch(batch, client, collection)
             return Background {
                 do {
                     let answer = try Self.cards(in: try client.wait(pending), collection: collection)
@@ -208,16 +208,16 @@ final class SyncSession {
         var ahead = batches.prefix(2).map(prepare)
         var isComplete = true
         for (index, batch) in batches.enumerated() {
-            let (cards, gone, unreadable) = try ahead.removeFirst().wait().parts
+            let fetched = try ahead.removeFirst().wait()
             if index + 2 < batches.count { ahead.append(prepare(batches[index + 2])) }
             try database.write { db in
                 let writer = try ContactWriter(db)
                 for href in batch {
-                    if let fetched = cards[href] {
-                        isComplete = try self.apply(href: href, etag: fetched.etag, fetched.card, writer, db) && isComplete
-                    } else if gone.contains(href) {
+                    if let card = fetched.cards[href] {
+                        isComplete = try self.apply(href: href, etag: card.etag, card.card, writer, db) && isComplete
+                    } else if fetched.gone.contains(href) {
                         try self.remove(href: href, db)
-                    } else if let reason = unreadable[href] {
+                    } else if let reason = fetched.unreadable[href] {
                         self.report.skipped.append("\(href): the server's answer for it cannot be read (\(reason)); it is asked for again at the next sync")
                         isComplete = false
                     } else {
@@ -238,12 +238,6 @@ final class SyncSession {
         var cards: [String: FetchedCard] = [:]
         var gone: Set<String> = []
         var unreadable: [String: String] = [:]
-
-        var parts: ([String: FetchedCard], Set<String>, [String: String]) { (cards, gone, unreadable) }
-    }
-
-    private func startFetch(_ hrefs: [String]) -> DAVClient.Pending {
-        Self.fetch(hrefs, client, collection)
     }
 
     private static func fetch(_ hrefs: [String], _ client: DAVClient, _ collection: URL) -> DAVClient.Pending {
@@ -535,8 +529,8 @@ final class SyncSession {
     }
 
     /// An href as the server wrote it → its decoded path, the one key a
-    /// card is known by.
-    /// As below; an href outside the address book is reported once.
+    /// card is known by; nil, and reported once, for one outside the
+    /// address book.
     private func path(_ href: String) -> String? {
         let path = Self.path(href, in: collection)
         if path == nil, outsideHrefs.insert(href).inserted {
@@ -548,11 +542,15 @@ final class SyncSession {
     /// nil for an href outside the collection (another path, another host,
     /// `..` that climbs out): such a card is never requested or written.
     private static func path(_ href: String, in collection: URL) -> String? {
-        guard let url = URL(string: href, relativeTo: collection)?.absoluteURL.standardized,
+        // An href a server wrote without percent-encoding (a space) is
+        // read as it would have been encoded.
+        let written = URL(string: href, relativeTo: collection)
+            ?? href.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed).flatMap { URL(string: $0, relativeTo: collection) }
+        guard let url = written?.absoluteURL.standardized,
               DAVClient.origin(of: url) == DAVClient.origin(of: collection) else { return nil }
-        let path = url.path
+        // URL.path has no trailing slash but the root's.
         let base = collection.path.hasSuffix("/") ? collection.path : collection.path + "/"
-        return path == collection.path || path + "/" == base || path.hasPrefix(base) ? path : nil
+        return url.path == collection.path || url.path.hasPrefix(base) ? url.path : nil
     }
 
     private static func encodedPath(_ path: String) -> String {

@@ -68,8 +68,6 @@ enum ContactValidator {
             let hasName = result.firstName != nil || result.lastName != nil || result.company != nil
             if isTyped {
                 try require(hasName, field("firstName"), "a contact needs at least one of first name, last name or company.")
-            } else if !hasName {
-                unusual.unnamedContacts += 1
             }
             if let age = draft.age {
                 try require((0...999).contains(age), field("age"), "\(age) is out of range; an age is a whole number from 0 to 999.")
@@ -111,6 +109,7 @@ enum ContactValidator {
                 rest.id = nil
                 try require(rest != ContactDraft() || !draft.messengers.isEmpty, path.isEmpty ? "contact" : path,
                     "the record holds nothing but an id; give it a name, a phone, an email or any other field.")
+                unusual.unnamedContacts += 1
             }
             return result
         }
@@ -423,7 +422,7 @@ enum ContactValidator {
     /// No control characters (Cc: U+0000–001F and U+007F–009F; in UTF-8, a
     /// byte below 0x20, 0x7F, or 0xC2 followed by 0x80–0x9F), but newlines
     /// and tabs where `allowingNewlines`.
-    fileprivate static func checkControlCharacters(_ text: String, _ field: @autoclosure () -> String, allowingNewlines: Bool) throws {
+    private static func checkControlCharacters(_ text: String, _ field: @autoclosure () -> String, allowingNewlines: Bool) throws {
         var previous: UInt8 = 0
         for byte in text.utf8 {
             if allowingNewlines && (byte == 0x0A || byte == 0x09) {

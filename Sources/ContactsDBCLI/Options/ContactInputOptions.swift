@@ -98,10 +98,14 @@ enum InputFile {
     static func read(_ path: String, limit: Int = stdinLimit) throws -> Data {
         if path == "-" {
             var data = Data()
-            while data.count <= limit,
-                  let chunk = try? FileHandle.standardInput.read(upToCount: min(1 << 16, limit + 1 - data.count)),
-                  !chunk.isEmpty {
-                data += chunk
+            do {
+                while data.count <= limit,
+                      let chunk = try FileHandle.standardInput.read(upToCount: min(1 << 16, limit + 1 - data.count)),
+                      !chunk.isEmpty {
+                    data += chunk
+                }
+            } catch {
+                throw ContactsDBError.unreadableFile(path: "stdin", reason: "it could not be read (\(error.localizedDescription))")
             }
             return data
         }
