@@ -11,7 +11,7 @@ let fuzzerSettings: [SwiftSetting] = libFuzzer == nil ? [] : [.unsafeFlags(["-sa
 let fuzzerLinking: [LinkerSetting] = libFuzzer.map { [.unsafeFlags([$0]), .linkedLibrary("stdc++")] } ?? []
 
 func fuzzTarget(_ name: String) -> Target {
-    .executableTarget(name: name, dependencies: ["ContactsDB"], path: "Fuzz/\(name)",
+    .executableTarget(name: name, dependencies: ["ContactsDBFuzzing"], path: "Fuzz/\(name)",
                       swiftSettings: fuzzerSettings, linkerSettings: fuzzerLinking)
 }
 
@@ -20,12 +20,13 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "ContactsDB", targets: ["ContactsDB"]),
-        .executable(name: "contactsdb", targets: ["ContactsDBCLI"]),
+        .library(name: "ContactsDBSync", targets: ["ContactsDBSync"]),
+        .executable(name: "contactsdb", targets: ["ContactsDBTool"]),
+        .executable(name: "contactsdb-sync", targets: ["ContactsDBSyncTool"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
@@ -35,15 +36,29 @@ let package = Package(
                 "CICU",
                 "CPhoneNumber",
                 "CVips",
-                "CLibXML2",
+                "CGLib",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             swiftSettings: fuzzerSettings,
             plugins: ["EmbedResourcesPlugin"]
         ),
+        // CardDAV sync: discovery, the DAV client, the session. The only
+        // target that links the network stack (SwiftNIO, TLS, the HTTP
+        // client); it reaches the core through `package` declarations.
+        .target(
+            name: "ContactsDBSync",
+            dependencies: [
+                "ContactsDB",
+                "CLibXML2",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            swiftSettings: fuzzerSettings
+        ),
+        // Generated contacts for `generate`, `bench` and the tests.
+        .target(name: "ContactsDBSynthetic", dependencies: ["ContactsDB"]),
+        // What the fuzz targets run on each input, and libFuzzer's driver.
+        .target(name: "ContactsDBFuzzing", dependencies: ["ContactsDB", "ContactsDBSync"], swiftSettings: fuzzerSettings),
         // ICU (Debian's libicu-dev): the root collator and AlphabeticIndex,
         // behind a C face because AlphabeticIndex is C++ only.
         .target(
@@ -61,20 +76,30 @@ let package = Package(
         // target carries them to the shim (and links GLib alone).
         .target(name: "CVips", dependencies: ["CVipsSystem"]),
         .systemLibrary(name: "CVipsSystem", pkgConfig: "glib-2.0", providers: [.apt(["libvips-dev"])]),
+        // GLib (a dependency of libvips, linked already): SHA-256 for
+        // migration checksums, at build time too, and card file names.
+        .systemLibrary(name: "CGLib", pkgConfig: "glib-2.0", providers: [.apt(["libglib2.0-dev"])]),
         // libxml2 (Debian's libxml2-dev): the XML of CardDAV answers.
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
-        .executableTarget(
+        // Every command of `contactsdb`. `remote add` and `sync` reach the
+        // network through ``RemoteAccess``, which `contactsdb-sync` alone
+        // provides: `contactsdb` hands those two commands over to it.
+        .target(
             name: "ContactsDBCLI",
             dependencies: [
                 "ContactsDB",
+                "ContactsDBSynthetic",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 // The raw C API, for `bench`'s hand-written comparison queries.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
+        .executableTarget(name: "ContactsDBTool", dependencies: ["ContactsDBCLI"], path: "Sources/contactsdb"),
+        .executableTarget(
+            name: "ContactsDBSyncTool", dependencies: ["ContactsDBCLI", "ContactsDBSync"], path: "Sources/contactsdb-sync"),
         // Compiles Schema/*.sql and Seeds/*.json into the library, so that a
         // `contactsdb` binary copied alone still knows its migrations and seed.
-        .executableTarget(name: "EmbedResources"),
+        .executableTarget(name: "EmbedResources", dependencies: ["CGLib"]),
         .plugin(
             name: "EmbedResourcesPlugin",
             capability: .buildTool(),
@@ -89,11 +114,11 @@ let package = Package(
         .testTarget(
             name: "ContactsDBTests",
             // CVips names the formats of the photo tests' sample images.
-            dependencies: ["ContactsDB", "ContactsDBTestSupport", "CVips"]
+            dependencies: ["ContactsDB", "ContactsDBSync", "ContactsDBSynthetic", "ContactsDBFuzzing", "ContactsDBTestSupport", "CVips"]
         ),
         .testTarget(
             name: "ContactsDBCLITests",
-            dependencies: ["ContactsDBCLI", "ContactsDB", "ContactsDBTestSupport", "CVips"]
+            dependencies: ["ContactsDBCLI", "ContactsDB", "ContactsDBSynthetic", "ContactsDBTestSupport", "CVips"]
         ),
     ]
 )

@@ -1,4 +1,4 @@
-import ContactsDB
+import ContactsDBFuzzing
 
 @main
 enum FuzzMigrations {

@@ -62,7 +62,7 @@ public enum ContactsDBError: Error, LocalizedError, Equatable, Sendable {
     case expiredChangeToken(token: String)
     /// A remote option or URL that cannot be used (plain http to another
     /// host, a second remote, a missing password variable).
-    case invalidRemote(reason: String)
+    case invalidRemote(RemoteProblem)
     /// No remote by that name, or none at all.
     case remoteNotFound(name: String?)
     /// The remote cannot be reached, or answered with a server error.
@@ -75,75 +75,161 @@ public enum ContactsDBError: Error, LocalizedError, Equatable, Sendable {
     /// No sync conflict has that id.
     case conflictNotFound(id: Int)
 
+    /// One sentence: the problem, then the advice.
     public var errorDescription: String? {
+        let sentence = problem + (advice.map { "; " + $0 } ?? "")
+        return sentence.hasSuffix(".") ? sentence : sentence + "."
+    }
+
+    /// What is wrong, in the library's terms (no command or option names).
+    public var problem: String {
         switch self {
         case let .invalidContact(field, reason):
             return "\(field): \(reason)"
         case let .malformedJSON(file, line, column, reason):
-            return "\(file):\(line):\(column): not valid JSON: \(reason); fix the file and try again."
+            return "\(file):\(line):\(column): not valid JSON: \(reason)"
         case let .unreadableFile(path, reason):
-            return "Cannot read \(path): \(reason)."
+            return "Cannot read \(path): \(reason)"
         case let .unwritableFile(path, reason):
-            return "Cannot write \(path): \(reason)."
+            return "Cannot write \(path): \(reason)"
         case let .unwritableOutput(reason):
-            return "Cannot write the output: \(reason)."
+            return "Cannot write the output: \(reason)"
         case let .invalidPhoto(problem):
             return problem.sentence
         case let .contactsNotFound(ids):
             let list = ids.map { "\"\($0)\"" }.joined(separator: ", ")
-            return ids.count == 1
-                ? "No contact has the id \(list); `contactsdb query` lists the ids."
-                : "No contacts have the ids \(list); nothing was changed."
+            return ids.count == 1 ? "No contact has the id \(list)" : "No contacts have the ids \(list)"
         case let .photoNotFound(id, thumbnail):
             return thumbnail
-                ? "The contact \"\(id)\" has no thumbnail: it has no photo, or one that could not be decoded."
-                : "The contact \"\(id)\" has no photo; `contactsdb photo set` gives it one."
+                ? "The contact \"\(id)\" has no thumbnail: it has no photo, or one that could not be decoded"
+                : "The contact \"\(id)\" has no photo"
         case let .groupNotFound(name):
-            return "No group is named \"\(name)\"; `contactsdb group list` lists the groups."
+            return "No group is named \"\(name)\""
         case let .groupExists(name):
-            return "A group named \"\(name)\" already exists (names are compared without case); choose another name."
+            return "A group named \"\(name)\" already exists (names are compared without case)"
         case let .duplicateContactID(field, id):
-            return "\(field): the id \"\(id)\" is already taken by another contact; give another id or leave it out."
+            return "\(field): the id \"\(id)\" is already taken by another contact"
         case let .databaseTooNew(path, unknown):
-            return "\(path) was written by a newer contactsdb (unknown migrations: \(unknown.joined(separator: ", "))); use that newer build to open it."
+            return "\(path) was written by a newer contactsdb (unknown migrations: \(unknown.joined(separator: ", ")))"
         case let .migrationEdited(path, migration):
-            return "\(path) recorded migration \(migration) with a different checksum than this build's file; a shipped migration was edited, so restore it and add a new migration instead."
+            return "\(path) recorded migration \(migration) with a different checksum than this build's file"
         case let .migrationFailed(migration, reason):
-            return "Migration \(migration) failed and was rolled back (\(reason)); the database stays at the last good version."
+            return "Migration \(migration) failed and was rolled back (\(reason))"
         case let .migrationRecordsDamaged(path, reason):
-            return "The migration records of \(path) are damaged (\(reason)), so it was left untouched; restore it from a backup."
+            return "The migration records of \(path) are damaged (\(reason)), so it was left untouched"
         case let .notContactsDatabase(path, reason):
-            return "\(path) is not a contacts database (\(reason)); pass another --db path."
+            return "\(path) is not a contacts database (\(reason))"
         case let .databaseUnavailable(path, reason):
-            return "Cannot open the database \(path): \(reason)."
+            return "Cannot open the database \(path): \(reason)"
         case let .databaseBusy(path):
-            return "The database \(path) is busy: another process kept it locked past the busy timeout; try again later."
+            return "The database \(path) is busy: another process kept it locked past the busy timeout"
         case let .syncRunning(path):
-            return "Another sync of \(path) is running; let it finish (or end it), then sync again."
+            return "Another sync of \(path) is running"
         case let .diskFull(path):
-            return "The disk holding \(path) is full, so nothing was written; free some space and try again."
+            return "The disk holding \(path) is full, so nothing was written"
         case let .databaseFailure(reason):
-            return "The database failed: \(reason)."
+            return "The database failed: \(reason)"
         case let .revisionConflict(id, expected, current):
-            return "The contact \"\(id)\" was changed after revision \(expected) (it is at revision \(current) now), so nothing was changed; read it again and retry."
+            return "The contact \"\(id)\" was changed after revision \(expected) (it is at revision \(current) now), so nothing was changed"
         case let .foreignChangeToken(token):
-            return "The change token \"\(token)\" is not one of this database's; sync again from scratch with `contactsdb changes` without --since."
+            return "The change token \"\(token)\" is not one of this database's"
         case let .expiredChangeToken(token):
-            return "The change token \"\(token)\" is older than the change history kept since `contactsdb compact`; sync again from scratch with `contactsdb changes` without --since."
-        case let .invalidRemote(reason):
-            return reason
+            return "The change token \"\(token)\" is older than the change history kept since the last compaction"
+        case let .invalidRemote(problem):
+            return problem.problem
         case let .remoteNotFound(name?):
-            return "There is no remote named \"\(name)\"; `contactsdb remote list` shows the one there is."
+            return "There is no remote named \"\(name)\""
         case .remoteNotFound(nil):
-            return "This database has no remote; add one with `contactsdb remote add NAME URL`."
+            return "This database has no remote"
         case let .remoteAnswerUnreadable(url, reason):
-            return "The remote \(url) answered what a sync cannot read: \(reason); check the URL, then sync again."
+            return "The remote \(url) answered what a sync cannot read: \(reason)"
         case let .remoteUnavailable(url, reason):
-            return "The remote \(url) failed: \(reason); check the URL and that the server is up, then sync again."
+            return "The remote \(url) failed: \(reason)"
         case let .remoteRefusedCredentials(url):
-            return "The remote \(url) refused the credentials; check the username and the password's source, then sync again."
+            return "The remote \(url) refused the credentials"
         case let .conflictNotFound(id):
-            return "There is no sync conflict \(id); `contactsdb conflicts` lists them."
+            return "There is no sync conflict \(id)"
+        }
+    }
+
+    /// What to do next, in the library's terms; a command line adds its
+    /// own (the command that lists the ids) where it knows better.
+    public var advice: String? {
+        switch self {
+        case .malformedJSON: return "fix the file and try again"
+        case .contactsNotFound(let ids) where ids.count > 1: return "nothing was changed"
+        case .groupExists: return "choose another name"
+        case .duplicateContactID: return "give another id or leave it out"
+        case .databaseTooNew: return "use that newer build to open it"
+        case .migrationEdited: return "a shipped migration was edited, so restore it and add a new migration instead"
+        case .migrationFailed: return "the database stays at the last good version"
+        case .migrationRecordsDamaged: return "restore it from a backup"
+        case .databaseBusy: return "try again later"
+        case .syncRunning: return "let it finish (or end it), then sync again"
+        case .diskFull: return "free some space and try again"
+        case .revisionConflict: return "read it again and retry"
+        case .foreignChangeToken, .expiredChangeToken: return "read the changes again from scratch"
+        case let .invalidRemote(problem): return problem.advice
+        case .remoteAnswerUnreadable: return "check the URL, then sync again"
+        case .remoteUnavailable: return "check the URL and that the server is up, then sync again"
+        case .remoteRefusedCredentials: return "check the username and the password's source, then sync again"
+        default: return nil
+        }
+    }
+}
+
+extension ContactsDBError {
+    /// Why a remote cannot be used.
+    public enum RemoteProblem: Equatable, Sendable {
+        /// A name that is not one word.
+        case nameNotOneWord(String)
+        /// Text that is no URL.
+        case notAURL(String)
+        /// A URL of a scheme other than http and https.
+        case notHTTP(String)
+        /// A username or password in the URL, which would be stored.
+        case credentialsInURL
+        /// Plain http to a host other than this machine.
+        case plainHTTP(host: String)
+        /// A database syncs with one remote, and has this one.
+        case secondRemote(name: String, url: String)
+        /// The environment variable said to hold the password is not set.
+        case passwordVariableUnset(variable: String, remote: String)
+        /// No address book of that name; the server's are listed.
+        case noAddressBookNamed(String, available: [String])
+        /// The server has several address books and none was chosen.
+        case severalAddressBooks([String])
+
+        var problem: String {
+            switch self {
+            case let .nameNotOneWord(name): return "A remote's name must be one word without spaces (got \"\(name)\")"
+            case let .notAURL(text): return "\"\(text)\" is not a URL"
+            case let .notHTTP(text): return "\"\(text)\" is not an http or https URL"
+            case .credentialsInURL: return "The URL holds a username or a password, which would be stored and shown with it"
+            case let .plainHTTP(host): return "Plain http is refused for \(host), which is not this machine"
+            case let .secondRemote(name, url): return "This database already syncs with the remote \"\(name)\" (\(url)); a database has one remote"
+            case let .passwordVariableUnset(variable, remote):
+                return "The environment variable \(variable), which holds the password of the remote \"\(remote)\", is not set"
+            case let .noAddressBookNamed(name, available):
+                return "The server has no address book named \"\(name)\"; it has \(Self.list(available))"
+            case let .severalAddressBooks(names): return "The server has several address books (\(Self.list(names)))"
+            }
+        }
+
+        var advice: String? {
+            switch self {
+            case .notAURL, .notHTTP: return "give the address book's or the server's https URL"
+            case .credentialsInURL: return "give them apart from the URL"
+            case .plainHTTP: return "use https"
+            case .secondRemote: return "remove it first"
+            case .passwordVariableUnset: return "set it and try again"
+            case .severalAddressBooks: return "choose one by name"
+            case .nameNotOneWord, .noAddressBookNamed: return nil
+            }
+        }
+
+        private static func list(_ names: [String]) -> String {
+            names.isEmpty ? "none" : names.map { "\"\($0)\"" }.joined(separator: ", ")
         }
     }
 }

@@ -2,7 +2,13 @@ import ArgumentParser
 import ContactsDB
 import Foundation
 
-@main
+/// Runs `contactsdb` with this process's arguments; `remoteAccess` runs
+/// `remote add` and `sync` (nil hands them over to `contactsdb-sync`).
+package func runContactsDB(remoteAccess: (any RemoteAccess)?) -> Never {
+    ContactsDBCommand.remoteAccess = remoteAccess
+    ContactsDBCommand.main()
+}
+
 struct ContactsDBCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "contactsdb",
@@ -20,9 +26,19 @@ struct ContactsDBCommand: ParsableCommand {
             Reindex.self, Doctor.self, Backup.self, Generate.self, Bench.self, PhoneLookup.self, Settings.self,
         ])
 
+    /// Set once, before the command line is parsed.
+    nonisolated(unsafe) static var remoteAccess: (any RemoteAccess)?
+
+    /// What runs a command that reaches the network; in `contactsdb`,
+    /// which does not link the network stack, the helper takes over here.
+    static func network() throws -> any RemoteAccess {
+        guard let remoteAccess else { try SyncHelper.handOver() }
+        return remoteAccess
+    }
+
     /// Runs the command and turns every failure into one sentence on stderr
     /// and the exit code SPEC.md gives it (``ExitStatus``).
-    static func main() {
+    static func main() -> Never {
         // A reader closing the pipe early ends the process quietly, as it
         // ends `cat`, even when the parent ignored SIGPIPE.
         signal(SIGPIPE, SIG_DFL)

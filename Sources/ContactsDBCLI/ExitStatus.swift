@@ -23,7 +23,11 @@ struct ExitStatus: Equatable {
     init(_ error: Error) {
         switch error {
         case let error as ContactsDBError:
-            self.init(code: error.exitCode, message: error.localizedDescription)
+            let sentence = error.problem + ((error.commandLineAdvice ?? error.advice).map { "; " + $0 } ?? "")
+            self.init(code: error.exitCode, message: sentence.hasSuffix(".") ? sentence : sentence + ".")
+        case let .syncHelperUnavailable(path, reason) as CommandLineError:
+            // EX_UNAVAILABLE, as for a remote that cannot be reached.
+            self.init(code: 69, message: "Cannot run \(path), which runs `remote add` and `sync`: \(reason); install it beside contactsdb.")
         case let error as CocoaError:
             self.init(error)
         default:
@@ -61,6 +65,27 @@ struct ExitStatus: Equatable {
 }
 
 extension ContactsDBError {
+    /// The advice where this command line knows better than the library:
+    /// the command or option that helps.
+    var commandLineAdvice: String? {
+        switch self {
+        case let .contactsNotFound(ids) where ids.count == 1: return "`contactsdb query` lists the ids"
+        case .photoNotFound(_, thumbnail: false): return "`contactsdb photo set` gives it one"
+        case .groupNotFound: return "`contactsdb group list` lists the groups"
+        case .notContactsDatabase: return "pass another --db path"
+        case .foreignChangeToken, .expiredChangeToken:
+            return "sync again from scratch with `contactsdb changes` without --since"
+        case .invalidRemote(.credentialsInURL):
+            return "give the username with --username and the password with --password-env, --password-file or ~/.netrc, not in the URL"
+        case let .invalidRemote(.secondRemote(name, _)): return "remove it first with `contactsdb remote remove \(name)`"
+        case .invalidRemote(.severalAddressBooks): return "choose one with --addressbook NAME"
+        case .remoteNotFound(_?): return "`contactsdb remote list` shows the one there is"
+        case .remoteNotFound(nil): return "add one with `contactsdb remote add NAME URL`"
+        case .conflictNotFound: return "`contactsdb conflicts` lists them"
+        default: return nil
+        }
+    }
+
     /// SPEC's exit code for each case.
     var exitCode: Int32 {
         switch self {
@@ -81,4 +106,10 @@ extension ContactsDBError {
         case .revisionConflict: return 75
         }
     }
+}
+
+/// Failures of the command line itself rather than of the library.
+enum CommandLineError: Error {
+    /// `contactsdb-sync` is not beside `contactsdb`, or cannot be run.
+    case syncHelperUnavailable(path: String, reason: String)
 }

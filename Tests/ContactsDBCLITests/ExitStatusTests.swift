@@ -32,6 +32,14 @@ import Testing
         (.migrationFailed(migration: "0002_x", reason: "boom"), 70),
         (.databaseFailure(reason: "boom"), 70),
         (.revisionConflict(id: "x", expected: 3, current: 5), 75),
+        (.invalidRemote(.credentialsInURL), 64),
+        (.invalidRemote(.secondRemote(name: "home", url: "https://dav.example/card/")), 64),
+        (.invalidRemote(.severalAddressBooks(["a", "b"])), 64),
+        (.invalidRemote(.plainHTTP(host: "192.0.2.7")), 64),
+        (.remoteNotFound(name: nil), 1),
+        (.remoteUnavailable(url: "https://dav.example/", reason: "connection refused"), 69),
+        (.remoteRefusedCredentials(url: "https://dav.example/"), 77),
+        (.conflictNotFound(id: 3), 1),
     ]
 
     @Test(arguments: cases.indices)
@@ -39,8 +47,17 @@ import Testing
         let (error, code) = Self.cases[index]
         let status = ExitStatus(error)
         #expect(status.code == code, "\(error)")
-        #expect(status.message == error.localizedDescription)
         #expect(!status.message.contains("\n") && status.message.hasSuffix("."), "\(status.message)")
+        // The library says what is wrong in its own terms; the command
+        // line keeps that and adds the command or option that helps.
+        let library = error.localizedDescription
+        #expect(!library.contains("`contactsdb") && !library.contains(" --"), "\(library)")
+        #expect(status.message.hasPrefix(error.problem))
+        if let advice = error.commandLineAdvice {
+            #expect(status.message == error.problem + "; " + advice + ".")
+        } else {
+            #expect(status.message == library)
+        }
     }
 
     struct SomethingElse: Error {}

@@ -1,4 +1,5 @@
 @testable import ContactsDB
+@testable import ContactsDBSynthetic
 import ContactsDBTestSupport
 import Foundation
 import GRDB

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ContactsDB
+@testable import ContactsDBSynthetic
 
 /// Checks every query against a reference answer computed here, in Swift,
 /// straight from the generated input drafts — never from SQL.

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 @testable import ContactsDB
+@testable import ContactsDBSynthetic
 
 /// A large import builds its indexes, phone search and counts after its
 /// rows; a store filled that way must answer as one written row by row.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ContactsDB
+@testable import ContactsDBSynthetic
 
 /// Bounded fuzzing: mutated contacts files must never crash the importer;
 /// each is imported whole or refused with a ContactsDBError and the

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ContactsDB
+import ContactsDBFuzzing
 
 /// Each reader takes time linear in its input, on the shapes that make a
 /// naive reader quadratic. A 1 MB input of each shape must take no longer

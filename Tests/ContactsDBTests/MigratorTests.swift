@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import Testing
 @testable import ContactsDB
+@testable import ContactsDBSynthetic
 
 @Suite struct MigratorTests {
     let directory = TemporaryDirectory()

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ContactsDB
+@testable import ContactsDBSynthetic
 
 /// `--phone` and `--text` against brute force: every piece of every stored
 /// number finds exactly the contacts whose numbers hold it, by the rule of

@@ -2,6 +2,7 @@ import CVips
 import Foundation
 import Testing
 @testable import ContactsDB
+@testable import ContactsDBSynthetic
 
 /// Photos made here by libvips in each format a photo may have, and the
 /// hostile bytes a photo may be instead. Serialized, so that the peak

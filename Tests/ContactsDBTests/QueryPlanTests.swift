@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 @testable import ContactsDB
+@testable import ContactsDBSynthetic
 
 /// The plans of `bench`'s standard queries, from EXPLAIN QUERY PLAN on a
 /// small database: a schema change that loses an index fails here, while

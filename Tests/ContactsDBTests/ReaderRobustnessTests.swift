@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ContactsDB
+import ContactsDBFuzzing
 
 /// The readers never trap: empty vCard parameters, deep JSON nesting and
 /// the inputs fuzzing found are read or refused with one sentence.

@@ -2,6 +2,7 @@ import ContactsDBTestSupport
 import Foundation
 import Testing
 @testable import ContactsDB
+@testable import ContactsDBSynthetic
 
 @Suite struct SeedImporterTests {
     let store = try! ContactStore.makeEmpty()

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ContactsDB
+@testable import ContactsDBSync
 
 /// The parts of a sync that need no server: the three-way merge, the
 /// reading of servers' answers, and `~/.netrc`.

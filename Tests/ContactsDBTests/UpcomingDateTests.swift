@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ContactsDB
+@testable import ContactsDBSynthetic
 
 /// `upcomingDates` against a reference that walks the span day by day and
 /// asks of every date of every contact whether it falls that day.

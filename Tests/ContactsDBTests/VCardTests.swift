@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ContactsDB
+@testable import ContactsDBSynthetic
 
 @Suite struct VCardTests {
     func importing(_ text: String, skippingInvalid: Bool = false) throws -> (ContactStore, ImportReport) {

@@ -1,46 +1,46 @@
 import Foundation
 
 /// Everything the engine computes from a validated draft before writing it.
-struct DerivedFields: Sendable {
-    var displayName: String
-    var sortName: String
-    var sectionKey: String
-    var sortIndex: Int
-    var sortKey: Data
-    var firstNameKey: Data?
-    var lastNameKey: Data?
-    var companyKey: Data?
-    var companyFolded: String?
-    var attributes: ContactAttributes
+package struct DerivedFields: Sendable {
+    package var displayName: String
+    package var sortName: String
+    package var sectionKey: String
+    package var sortIndex: Int
+    package var sortKey: Data
+    package var firstNameKey: Data?
+    package var lastNameKey: Data?
+    package var companyKey: Data?
+    package var companyFolded: String?
+    package var attributes: ContactAttributes
     /// The distinct folded words of the names, for the name-prefix filter.
-    var nameWords: [Data]
+    package var nameWords: [Data]
     /// The same words, each after one space (`contact.nameWords`).
-    var nameWordsText: String
+    package var nameWordsText: String
     /// The distinct folded words of every text the contact holds, each
     /// after one space (`contact.searchWords`, indexed for `--text`).
-    var searchWords: String
+    package var searchWords: String
     /// Per phone, its lookup form (E.164, or the digits), and the form an
     /// address book shows where it has an E.164 form.
-    var phonesNormalized: [String]
-    var phonesDisplayed: [String?]
+    package var phonesNormalized: [String]
+    package var phonesDisplayed: [String?]
     /// Per email, its folded value; per address, its folded city and country.
-    var emailsFolded: [String]
-    var addressesFolded: [(city: String, country: String)]
+    package var emailsFolded: [String]
+    package var addressesFolded: [(city: String, country: String)]
     /// The card's formatted name where it differs from `displayName`.
-    var formattedName: String?
+    package var formattedName: String?
     /// The photo's size and thumbnail; nil without a photo, or for one
     /// that cannot be decoded (an import keeps it as given all the same).
-    var photo: PhotoImage?
+    package var photo: PhotoImage?
 
     /// The version of the rules below: stored with the keys, which are
     /// recomputed on open when it differs.
-    static let version = Collation.version + "; phones by libphonenumber; search words; birthday attribute; phone display"
+    package static let version = Collation.version + "; phones by libphonenumber; search words; birthday attribute; phone display"
 
     /// The card's formatted name as stored: nil where it says what the
     /// display name derived from the other fields says (the company of an
     /// organization, else the personal name, else the first of AOSP's
     /// other sources).
-    static func keptFormattedName(_ draft: ContactDraft) -> String? {
+    package static func keptFormattedName(_ draft: ContactDraft) -> String? {
         let derived = draft.kind == .organization ? draft.company : nil
         let source = derived ?? personalName(draft) ?? otherName(draft)
         return draft.formattedName == source ? nil : draft.formattedName
@@ -48,7 +48,7 @@ struct DerivedFields: Sendable {
 
     /// - parameter thumbnailing: false leaves `photo` nil, for rewrites
     ///   that keep the stored photo and thumbnail as they are.
-    init(_ draft: ContactDraft, regions: PhoneRegions, thumbnailing: Bool = true) {
+    package init(_ draft: ContactDraft, regions: PhoneRegions, thumbnailing: Bool = true) {
         // Phonetic names stand in for the names they read, for sorting and
         // filing (Japanese and Korean address books rely on it).
         let hasPhonetic = draft.phoneticFirstName != nil || draft.phoneticLastName != nil

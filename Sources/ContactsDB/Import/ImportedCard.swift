@@ -3,8 +3,8 @@ import Foundation
 /// One vCard another address book holds (a card a sync pulls), read and
 /// checked as `import` reads and checks each card: kept whenever it can
 /// be read, tidied, never refused for what typed input would refuse.
-enum ImportedCard {
-    static func draft(vCard data: Data, source: String) throws -> ContactDraft {
+package enum ImportedCard {
+    package static func draft(vCard data: Data, source: String) throws -> ContactDraft {
         var reader = VCardReader()
         // The card that begins first: one holding cards nested without
         // AGENT ends after them.

@@ -9,7 +9,7 @@ public enum BundledSeed {
     public static let source = "bundled"
     public static let data: Data = EmbeddedResources.seeds
         .first { $0.name.hasSuffix(".json") }
-        .flatMap { Data(base64Encoded: $0.base64) } ?? Data("[]".utf8)
+        .map { Data($0.text.utf8) } ?? Data("[]".utf8)
 }
 
 /// The bytes of a contacts file being imported, and how to hand back the

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 
 /// The name of the file a contact's card is written to (`export
@@ -18,7 +17,7 @@ public enum CardFileName {
         if isPlain { return id + ".vcf" }
         let rendering = id.lowercased().unicodeScalars.prefix(40)
             .map { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" ? String($0) : "_" }.joined()
-        let digest = SHA256.hash(data: Data(id.utf8)).prefix(8).map { String(format: "%02x", $0) }.joined()
+        let digest = Checksum.sha256(id.utf8).prefix(16)
         return rendering + "-" + digest + ".vcf"
     }
 }

@@ -98,7 +98,7 @@ public struct ContactJSON: Sendable {
     /// Reads a contacts file (an array, or `{"contacts": [...]}`) one contact
     /// at a time and calls `body` with its path (`contacts[3]`), the bytes
     /// read up to its end and the contact.
-    static func forEachContact(
+    package static func forEachContact(
         in data: Data, source: String, allowingSingleContact: Bool = false,
         _ body: (String, Int, ContactJSON) throws -> Void
     ) throws {
@@ -108,7 +108,7 @@ public struct ContactJSON: Sendable {
         }
     }
 
-    static func forEachContact(
+    package static func forEachContact(
         in bytes: UnsafeBufferPointer<UInt8>, source: String, allowingSingleContact: Bool = false,
         _ body: (String, Int, ContactJSON) throws -> Void
     ) throws {

@@ -4,16 +4,18 @@ import Foundation
 /// into drafts (``VCardContentLine`` reads each line, ``VCardPropertyMapper``
 /// maps a card's lines to the model). Nothing is dropped: a property the
 /// model does not hold is kept verbatim in `extra`, and counted.
-struct VCardReader {
+package struct VCardReader {
     /// One card as read, or why it could not be.
-    struct Card {
+    package struct Card {
         /// Where the card is, as errors name it: `cards.vcf card 2 (line 9)`.
-        var path: String
+        package var path: String
         /// Its place among the file's cards in the order they begin (a
         /// card around nested ones comes after them but is numbered first).
         var number: Int
-        var result: Result<ContactDraft, ContactsDBError>
+        package var result: Result<ContactDraft, ContactsDBError>
     }
+
+    package init() {}
 
     /// Property names the model does not hold, kept verbatim as extra
     /// properties, with how often they appeared.
@@ -25,7 +27,7 @@ struct VCardReader {
     private(set) var cardCount = 0
 
     /// True when `bytes` look like vCard text rather than JSON.
-    static func isVCard(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    package static func isVCard(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         let head = String(decoding: bytes.prefix(64), as: UTF8.self)
             .trimmingCharacters(in: CharacterSet(charactersIn: "\u{FEFF}").union(.whitespacesAndNewlines))
         return head.uppercased().hasPrefix("BEGIN:VCARD")
@@ -37,7 +39,7 @@ struct VCardReader {
     /// in bounded memory. A card nested in another after an AGENT line
     /// (vCard 2.1) stays inside it; one nested without AGENT (some 2.1
     /// exports) is a card of its own, and the card around it goes on after it.
-    mutating func forEachCard(
+    package mutating func forEachCard(
         in bytes: UnsafeBufferPointer<UInt8>, source: String, _ body: (Card, Int) throws -> Void
     ) rethrows {
         var lineStart = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
@@ -100,7 +102,7 @@ struct VCardReader {
     }
 
     /// The cards of one file, read whole.
-    mutating func cards(in data: Data, source: String) -> [Card] {
+    package mutating func cards(in data: Data, source: String) -> [Card] {
         var cards: [Card] = []
         let data = data.withUnsafeBytes { UnicodeTranscoding.utf8($0.bindMemory(to: UInt8.self)) } ?? data
         data.withUnsafeBytes { raw in forEachCard(in: raw.bindMemory(to: UInt8.self), source: source) { card, _ in cards.append(card) } }

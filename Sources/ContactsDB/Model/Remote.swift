@@ -15,6 +15,10 @@ public struct Remote: Hashable, Sendable {
         self.username = username
         self.password = password
     }
+
+    /// How long one request to a remote may take by default, from its
+    /// start to its answer's last byte; 30 s without a byte ends it sooner.
+    public static let defaultTimeout: Double = 120
 }
 
 /// Where a remote's password is read at each sync.

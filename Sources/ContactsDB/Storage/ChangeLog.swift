@@ -5,17 +5,17 @@ import GRDB
 /// deleted contacts (Schema/0007): the engine advances the counter once
 /// per write transaction, and the writer and the triggers stamp every row
 /// that transaction touches with the new value.
-enum ChangeLog {
+package enum ChangeLog {
     /// The setting that holds the database's random identity.
-    static let identityKey = "databaseIdentity"
+    package static let identityKey = "databaseIdentity"
     /// The setting that holds the newest revision whose tombstones were
     /// dropped: a token older than that may miss a deletion.
-    static let compactedThroughKey = "changesCompactedThrough"
+    package static let compactedThroughKey = "changesCompactedThrough"
 
     /// Runs `body` in one write transaction that advances the counter
     /// first, so that whatever `body` writes carries a revision no earlier
     /// transaction had.
-    static func write<T>(_ writer: some DatabaseWriter, _ body: (Database) throws -> T) throws -> T {
+    package static func write<T>(_ writer: some DatabaseWriter, _ body: (Database) throws -> T) throws -> T {
         try writer.write { db in
             try advance(db)
             return try body(db)
@@ -24,25 +24,25 @@ enum ChangeLog {
 
     /// Advances the counter; a migration calls it once the counter exists,
     /// so that the rows it rewrites are stamped too.
-    static func advance(_ db: Database) throws {
+    package static func advance(_ db: Database) throws {
         try db.cachedStatement(sql: "UPDATE changeClock SET revision = revision + 1").execute()
     }
 
-    static func hasClock(_ db: Database) throws -> Bool {
+    package static func hasClock(_ db: Database) throws -> Bool {
         try db.tableExists("changeClock")
     }
 
     /// The counter: the revision of the last committed write (or of this
     /// transaction's, inside a write).
-    static func revision(_ db: Database) throws -> Int {
+    package static func revision(_ db: Database) throws -> Int {
         try Int.fetchOne(db.cachedStatement(sql: "SELECT revision FROM changeClock")) ?? 0
     }
 
-    static func identity(_ db: Database) throws -> String {
+    package static func identity(_ db: Database) throws -> String {
         try Settings.value(identityKey, db) ?? ""
     }
 
-    static func compactedThrough(_ db: Database) throws -> Int {
+    package static func compactedThrough(_ db: Database) throws -> Int {
         try Settings.value(compactedThroughKey, db).flatMap { Int($0) } ?? 0
     }
 
@@ -50,7 +50,7 @@ enum ChangeLog {
     /// revision order; every contact there is as added when `revision` is
     /// nil. A contact added and deleted since is left out: the reader
     /// never saw it.
-    static func changes(after revision: Int?, _ db: Database) throws -> [ContactChange] {
+    package static func changes(after revision: Int?, _ db: Database) throws -> [ContactChange] {
         var changes: [ContactChange] = []
         guard let revision else {
             try db.forEachRow("SELECT id, revision FROM contact ORDER BY revision, id", []) {
@@ -73,7 +73,7 @@ enum ChangeLog {
 
     /// Drops the tombstones of contacts deleted before `date`, and records
     /// how far back the history now reaches; returns how many were dropped.
-    static func compact(before date: Date, _ db: Database) throws -> Int {
+    package static func compact(before date: Date, _ db: Database) throws -> Int {
         let cutoff = Timestamp.string(from: date)
         let newest = try Int.fetchOne(db, sql: "SELECT max(revision) FROM contactTombstone WHERE deletedAt < ?",
                                       arguments: [cutoff])

@@ -2,17 +2,17 @@ import Foundation
 import GRDB
 
 /// A contact row as read, with its key and the bit set of what it has.
-struct StoredContact {
-    var pk: Int64
-    var attributes: ContactAttributes
-    var contact: Contact
+package struct StoredContact {
+    package var pk: Int64
+    package var attributes: ContactAttributes
+    package var contact: Contact
 }
 
 /// Reads contacts with their children in a fixed number of statements:
 /// one for the contacts, one per child table.
-enum ContactReader {
+package enum ContactReader {
     /// The columns `fetch` reads.
-    static let contactColumns = """
+    package static let contactColumns = """
         contact.pk, contact.id, contact.firstName, contact.lastName, contact.company, contact.age,
         contact.displayName, contact.sortName, contact.sectionKey, contact.sortIndex,
         contact.createdAt, contact.updatedAt, contact.favoritePosition IS NOT NULL, contact.attributes,
@@ -24,15 +24,15 @@ enum ContactReader {
     private static let firstDetailColumn: Int32 = 17
 
     /// The column that selects only the id.
-    static let idColumn = "contact.id"
+    package static let idColumn = "contact.id"
 
-    static func contacts(ids: [String], _ db: Database) throws -> [Contact] {
+    package static func contacts(ids: [String], _ db: Database) throws -> [Contact] {
         try withChildren(try stored(ids: ids, db), db)
     }
 
     /// The contacts with these ids, without children, in the order given;
     /// unknown ids are skipped.
-    static func stored(ids: [String], _ db: Database) throws -> [StoredContact] {
+    package static func stored(ids: [String], _ db: Database) throws -> [StoredContact] {
         var byID: [String: StoredContact] = [:]
         let sql = "SELECT \(contactColumns) FROM contact WHERE id IN (SELECT value FROM json_each(?))"
         for stored in try fetch(sql, [jsonArray(ids)], db) { byID[stored.contact.id] = stored }
@@ -46,7 +46,7 @@ enum ContactReader {
     }
 
     /// The rows of a statement that selects `contactColumns`, in order.
-    static func fetch(_ sql: String, _ arguments: StatementArguments, _ db: Database) throws -> [StoredContact] {
+    package static func fetch(_ sql: String, _ arguments: StatementArguments, _ db: Database) throws -> [StoredContact] {
         var result: [StoredContact] = []
         try db.forEachRow(sql, arguments) { row in
             var details = ContactDetails()
@@ -67,19 +67,19 @@ enum ContactReader {
     }
 
     /// True when the database has a contact table with a row in it.
-    static func holdsContacts(_ db: Database) throws -> Bool {
+    package static func holdsContacts(_ db: Database) throws -> Bool {
         try db.tableExists("contact") && (try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM contact)") ?? false)
     }
 
     /// The favorites without children, in the order the user set.
-    static func favorites(_ db: Database) throws -> [StoredContact] {
+    package static func favorites(_ db: Database) throws -> [StoredContact] {
         try fetch("""
             SELECT \(contactColumns) FROM contact WHERE favoritePosition IS NOT NULL ORDER BY favoritePosition
             """, [], db)
     }
 
     /// The most entries of each list any one contact has.
-    static func maxChildCounts(_ db: Database) throws -> ChildCounts {
+    package static func maxChildCounts(_ db: Database) throws -> ChildCounts {
         func most(_ table: String) throws -> Int {
             try Int.fetchOne(db, sql: "SELECT coalesce(max(position) + 1, 0) FROM \(table)") ?? 0
         }
@@ -96,7 +96,7 @@ enum ContactReader {
     /// The keys of the contacts with these ids, in the order given.
     ///
     /// - throws: `.contactsNotFound` naming every unknown id.
-    static func pks(ids: [String], _ db: Database) throws -> [Int64] {
+    package static func pks(ids: [String], _ db: Database) throws -> [Int64] {
         var byID: [String: Int64] = [:]
         try db.forEachRow("SELECT id, pk FROM contact WHERE id IN (SELECT value FROM json_each(?))", [jsonArray(ids)]) {
             byID[$0.text(0)] = $0.int64(1)
@@ -109,7 +109,7 @@ enum ContactReader {
 
     /// The statement that reads `columns` of a child table for the contacts
     /// whose keys are in the JSON array bound to it, in their order.
-    static func childrenSQL(_ columns: String, from table: String) -> String {
+    package static func childrenSQL(_ columns: String, from table: String) -> String {
         """
         SELECT contactPk, \(columns) FROM \(table)
         WHERE contactPk IN (SELECT value FROM json_each(?)) ORDER BY contactPk, position
@@ -123,7 +123,7 @@ enum ContactReader {
     ///   writes and repairs read every table, whatever the attributes say.
     /// - parameter readingPhotos: false leaves `photo` nil (lists read no
     ///   image bytes; `hasPhoto` says who has one).
-    static func withChildren(
+    package static func withChildren(
         _ stored: [StoredContact], trustingAttributes: Bool = false, readingPhotos: Bool = true, _ db: Database
     ) throws -> [Contact] {
         var result = stored.map(\.contact)

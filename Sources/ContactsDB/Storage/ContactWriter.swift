@@ -3,7 +3,7 @@ import GRDB
 
 /// Writes validated contacts and their children, with statements prepared
 /// once for a whole write transaction.
-final class ContactWriter {
+package final class ContactWriter {
     private let insertContact, updateContact, insertPhone, insertEmail, insertAddress: SQLiteStatement
     private let insertMessenger, insertWord, insertDate, insertURL, insertRelation, insertProfile, insertExtra: SQLiteStatement
     private let deleteChildren: [SQLiteStatement]
@@ -11,7 +11,7 @@ final class ContactWriter {
     private let groups: GroupWriter
     private let photos: PhotoWriter
     /// The database's default phone regions, read once per write.
-    let regions: PhoneRegions
+    package let regions: PhoneRegions
     /// This write transaction's revision (``ChangeLog/write(_:_:)``),
     /// written with each row rather than by a trigger, which would write
     /// every row of an import twice.
@@ -23,7 +23,7 @@ final class ContactWriter {
         "attributes", "nameWords", "createdAt", "updatedAt", "revision", "kind", "formattedName",
     ] + ContactDetailColumns.text.map(\.name) + ["searchWords"]
 
-    init(_ db: Database) throws {
+    package init(_ db: Database) throws {
         let columns = Self.contactColumns
         insertContact = try SQLiteStatement(db, """
             INSERT INTO contact (\(columns.joined(separator: ", ")), id, addedRevision)
@@ -61,12 +61,12 @@ final class ContactWriter {
     }
 
     /// Inserts a validated draft; returns its id.
-    func insert(_ draft: ContactDraft, at path: String, now: String) throws -> String {
+    package func insert(_ draft: ContactDraft, at path: String, now: String) throws -> String {
         try insert(draft, DerivedFields(draft, regions: regions), at: path, now: now)
     }
 
     /// Inserts a validated draft whose fields were derived beforehand.
-    func insert(_ draft: ContactDraft, _ derived: DerivedFields, at path: String, now: String) throws -> String {
+    package func insert(_ draft: ContactDraft, _ derived: DerivedFields, at path: String, now: String) throws -> String {
         let id = draft.id ?? UUID().uuidString.lowercased()
         do {
             try insertContact.execute(contactValues(draft, derived, createdAt: now, updatedAt: now) + [.text(id), .int(revision)])
@@ -85,7 +85,7 @@ final class ContactWriter {
     /// - parameter keepingPhoto: true leaves the stored photo and its
     ///   thumbnail as they are, for rewrites of derived fields that read the
     ///   draft from the database.
-    func replace(pk: Int64, _ draft: ContactDraft, createdAt: Date, updatedAt: Date, keepingPhoto: Bool = false) throws {
+    package func replace(pk: Int64, _ draft: ContactDraft, createdAt: Date, updatedAt: Date, keepingPhoto: Bool = false) throws {
         for statement in deleteChildren { try statement.execute(.int(Int(pk))) }
         let derived = DerivedFields(draft, regions: regions, thumbnailing: !keepingPhoto)
         if !keepingPhoto { try photos.write(pk: pk, draft.photo, derived.photo) }
@@ -97,7 +97,7 @@ final class ContactWriter {
     }
 
     /// Deletes contacts by key; their children go with them.
-    static func delete(_ pks: Set<Int64>, _ db: Database) throws {
+    package static func delete(_ pks: Set<Int64>, _ db: Database) throws {
         let statement = try db.cachedStatement(sql: "DELETE FROM contact WHERE pk = ?")
         for pk in pks { try statement.execute(arguments: [pk]) }
     }

@@ -7,62 +7,62 @@
 /// identifiers in `grdb_migrations` and refuses a file without that table;
 /// it is kept in step (and created, as GRDB did), so that those builds
 /// still open every file, and read as a cross-check of the records.
-enum MigrationRecordSQL {
-    static let recordTable = "schemaMigration"
-    static let legacyTable = "grdb_migrations"
+package enum MigrationRecordSQL {
+    package static let recordTable = "schemaMigration"
+    package static let legacyTable = "grdb_migrations"
 
     /// The text earlier builds used: `sqlite_master` keeps it verbatim, and
     /// an upgraded database must read as a fresh one.
-    static let createRecordTable = """
+    package static let createRecordTable = """
         CREATE TABLE IF NOT EXISTS schemaMigration (
             identifier TEXT NOT NULL PRIMARY KEY,
             checksum TEXT NOT NULL,
             appliedAt TEXT NOT NULL)
         """
 
-    static let tableNames = "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'"
+    package static let tableNames = "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'"
 
     /// Name, declared type and primary-key position of each column of a
     /// table, in column order.
-    static let columns = "SELECT name, upper(type), pk FROM pragma_table_info(?) ORDER BY cid"
+    package static let columns = "SELECT name, upper(type), pk FROM pragma_table_info(?) ORDER BY cid"
 
-    static let nonTextRecordCount = """
+    package static let nonTextRecordCount = """
         SELECT count(*) FROM schemaMigration
         WHERE typeof(identifier) != 'text' OR typeof(checksum) != 'text' OR typeof(appliedAt) != 'text'
         """
 
-    static let records = "SELECT identifier, checksum, appliedAt FROM schemaMigration"
+    package static let records = "SELECT identifier, checksum, appliedAt FROM schemaMigration"
 
-    static let insertRecord = "INSERT INTO schemaMigration (identifier, checksum, appliedAt) VALUES (?, ?, ?)"
+    package static let insertRecord = "INSERT INTO schemaMigration (identifier, checksum, appliedAt) VALUES (?, ?, ?)"
 
     /// GRDB's text, so that `sqlite_master` reads as after GRDB's migrator.
-    static let createLegacyTable = "CREATE TABLE IF NOT EXISTS grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)"
+    package static let createLegacyTable = "CREATE TABLE IF NOT EXISTS grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)"
 
-    static let nonTextLegacyCount = "SELECT count(*) FROM grdb_migrations WHERE typeof(identifier) != 'text'"
+    package static let nonTextLegacyCount = "SELECT count(*) FROM grdb_migrations WHERE typeof(identifier) != 'text'"
 
-    static let legacyIdentifiers = "SELECT identifier FROM grdb_migrations"
+    package static let legacyIdentifiers = "SELECT identifier FROM grdb_migrations"
 
-    static let insertLegacy = "INSERT INTO grdb_migrations (identifier) VALUES (?)"
+    package static let insertLegacy = "INSERT INTO grdb_migrations (identifier) VALUES (?)"
 
-    static let recordedCount = "PRAGMA user_version"
+    package static let recordedCount = "PRAGMA user_version"
 
-    static func setRecordedCount(_ count: Int) -> String { "PRAGMA user_version = \(count)" }
+    package static func setRecordedCount(_ count: Int) -> String { "PRAGMA user_version = \(count)" }
 
     /// Migrations run with foreign keys off, as a table rebuilt in a
     /// migration must not cascade; the keys are checked before the commit.
-    static let foreignKeysOff = "PRAGMA foreign_keys = OFF"
-    static let foreignKeysOn = "PRAGMA foreign_keys = ON"
-    static let foreignKeyViolations = "PRAGMA foreign_key_check"
+    package static let foreignKeysOff = "PRAGMA foreign_keys = OFF"
+    package static let foreignKeysOn = "PRAGMA foreign_keys = ON"
+    package static let foreignKeyViolations = "PRAGMA foreign_key_check"
 
     // MARK: - Tampered records
 
     // The record tables as a tampered database may hold them (no types, no
     // NOT NULL), for building such databases from arbitrary rows (see
     // ``Fuzzing``).
-    static let createGRDBMigrations = "CREATE TABLE grdb_migrations (identifier PRIMARY KEY)"
-    static let createSchemaMigration = "CREATE TABLE schemaMigration (identifier PRIMARY KEY, checksum, appliedAt)"
-    static let createForeignTable = "CREATE TABLE IF NOT EXISTS foreign_data (value)"
-    static let insertGRDBMigration = "INSERT OR IGNORE INTO grdb_migrations (identifier) VALUES (?)"
-    static let insertSchemaMigration =
+    package static let createGRDBMigrations = "CREATE TABLE grdb_migrations (identifier PRIMARY KEY)"
+    package static let createSchemaMigration = "CREATE TABLE schemaMigration (identifier PRIMARY KEY, checksum, appliedAt)"
+    package static let createForeignTable = "CREATE TABLE IF NOT EXISTS foreign_data (value)"
+    package static let insertGRDBMigration = "INSERT OR IGNORE INTO grdb_migrations (identifier) VALUES (?)"
+    package static let insertSchemaMigration =
         "INSERT OR IGNORE INTO schemaMigration (identifier, checksum, appliedAt) VALUES (?, ?, ?)"
 }

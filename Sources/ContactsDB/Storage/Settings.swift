@@ -3,25 +3,25 @@ import GRDB
 /// The database's own key-value settings, in the `setting` table: what the
 /// engine records about itself (the collation that computed the keys, a
 /// declined seed), never user data.
-enum Settings {
+package enum Settings {
     /// The version of the rules that computed the stored derived fields
     /// (``DerivedFields/version``: ICU's collation, libphonenumber).
-    static let collationVersionKey = "collationVersion"
+    package static let collationVersionKey = "collationVersion"
     /// When the bundled seed was declined (`init --no-seed`).
-    static let bundledSeedDeclinedKey = "bundledSeedDeclinedAt"
+    package static let bundledSeedDeclinedKey = "bundledSeedDeclinedAt"
 
     /// The regions numbers without "+" are read in (`RU,KR`).
-    static let phoneRegionsKey = "phoneRegions"
+    package static let phoneRegionsKey = "phoneRegions"
 
-    static func phoneRegions(_ db: Database) throws -> PhoneRegions {
+    package static func phoneRegions(_ db: Database) throws -> PhoneRegions {
         try value(phoneRegionsKey, db).flatMap(PhoneRegions.init) ?? .default
     }
 
-    static func value(_ key: String, _ db: Database) throws -> String? {
+    package static func value(_ key: String, _ db: Database) throws -> String? {
         try String.fetchOne(db.cachedStatement(sql: "SELECT value FROM setting WHERE key = ?"), arguments: [key])
     }
 
-    static func set(_ key: String, to value: String, _ db: Database) throws {
+    package static func set(_ key: String, to value: String, _ db: Database) throws {
         try db.cachedStatement(sql: "INSERT OR REPLACE INTO setting (key, value) VALUES (?, ?)")
             .execute(arguments: [key, value])
     }

@@ -4,10 +4,10 @@ import GRDB
 /// What the database knows of its CardDAV remote (Schema/0012): the
 /// remote itself, each synced card's href, ETag, revision and base, and
 /// the versions that lost a conflict.
-enum SyncState {
+package enum SyncState {
     // MARK: - The remote
 
-    static func remote(_ db: Database) throws -> StoredRemote? {
+    package static func remote(_ db: Database) throws -> StoredRemote? {
         try Row.fetchOne(db, sql: """
             SELECT name, url, username, passwordEnv, passwordFile, vcardVersion, syncToken FROM remote
             """).map { row in
@@ -19,7 +19,7 @@ enum SyncState {
         }
     }
 
-    static func insert(_ remote: Remote, vCardVersion: String, _ db: Database) throws {
+    package static func insert(_ remote: Remote, vCardVersion: String, _ db: Database) throws {
         var variable: String?, file: String?
         switch remote.password {
         case .environment(let name): variable = name
@@ -35,11 +35,11 @@ enum SyncState {
 
     /// Forgets the remote and every card's sync record; contacts and
     /// conflicts stay.
-    static func deleteRemote(_ db: Database) throws {
+    package static func deleteRemote(_ db: Database) throws {
         try db.execute(sql: "DELETE FROM remote; DELETE FROM syncedCard")
     }
 
-    static func setSyncToken(_ token: String?, _ db: Database) throws {
+    package static func setSyncToken(_ token: String?, _ db: Database) throws {
         try db.execute(sql: "UPDATE remote SET syncToken = ?, lastSyncedAt = ?",
                        arguments: [token, Timestamp.string(from: Date())])
     }
@@ -48,18 +48,18 @@ enum SyncState {
 
     private static let cardColumns = "contactId, href, etag, revision, base, pushRevision, pushBase"
 
-    static func card(href: String, _ db: Database) throws -> SyncedCard? {
+    package static func card(href: String, _ db: Database) throws -> SyncedCard? {
         try Row.fetchOne(db.cachedStatement(sql: "SELECT \(cardColumns) FROM syncedCard WHERE href = ?"),
                          arguments: [href]).map(SyncedCard.init)
     }
 
-    static func card(contactId: String, _ db: Database) throws -> SyncedCard? {
+    package static func card(contactId: String, _ db: Database) throws -> SyncedCard? {
         try Row.fetchOne(db.cachedStatement(sql: "SELECT \(cardColumns) FROM syncedCard WHERE contactId = ?"),
                          arguments: [contactId]).map(SyncedCard.init)
     }
 
     /// The ETag of every card the server is known to hold, by href.
-    static func etags(_ db: Database) throws -> [String: String?] {
+    package static func etags(_ db: Database) throws -> [String: String?] {
         var etags: [String: String?] = [:]
         try db.forEachRow("SELECT href, etag FROM syncedCard WHERE base IS NOT NULL", []) {
             etags[$0.text(0)] = $0.optionalText(1)
@@ -70,7 +70,7 @@ enum SyncState {
     /// Records pushes about to be sent: the version each PUT carries, and
     /// the href of a card the server never had. A new card keeps its first
     /// push not known to have arrived: the server may hold that one.
-    static func savePushes(_ pushes: [(contactId: String, href: String, revision: Int, base: String)], _ db: Database) throws {
+    package static func savePushes(_ pushes: [(contactId: String, href: String, revision: Int, base: String)], _ db: Database) throws {
         let statement = try db.cachedStatement(sql: """
             INSERT INTO syncedCard (contactId, href, revision, pushRevision, pushBase) VALUES (?1, ?2, 0, ?3, ?4)
             ON CONFLICT (contactId) DO UPDATE SET
@@ -82,7 +82,7 @@ enum SyncState {
         }
     }
 
-    static func save(_ card: SyncedCard, _ db: Database) throws {
+    package static func save(_ card: SyncedCard, _ db: Database) throws {
         // A card that moved to another href, or an href that now holds
         // another contact, leaves one row.
         try db.cachedStatement(sql: "DELETE FROM syncedCard WHERE href = ? AND contactId <> ?")
@@ -92,14 +92,14 @@ enum SyncState {
             """).execute(arguments: [card.contactId, card.href, card.etag, card.revision, card.base])
     }
 
-    static func deleteCard(contactId: String, _ db: Database) throws {
+    package static func deleteCard(contactId: String, _ db: Database) throws {
         try db.cachedStatement(sql: "DELETE FROM syncedCard WHERE contactId = ?").execute(arguments: [contactId])
     }
 
     /// The local changes since the last sync: contacts the remote is not
     /// known to hold, contacts changed after their sync, and synced cards
     /// whose contact is gone; ids in revision order.
-    static func localChanges(_ db: Database) throws -> (new: [String], changed: [String], deleted: [String]) {
+    package static func localChanges(_ db: Database) throws -> (new: [String], changed: [String], deleted: [String]) {
         var new: [String] = [], changed: [String] = [], deleted: [String] = []
         try db.forEachRow("""
             SELECT c.id, s.base IS NULL FROM contact c LEFT JOIN syncedCard s ON s.contactId = c.id
@@ -117,7 +117,7 @@ enum SyncState {
     // MARK: - Conflicts
 
     /// - parameter losing: the losing version's JSON, nil for a deletion.
-    static func insert(_ conflict: SyncConflict, losing: String?, _ db: Database) throws {
+    package static func insert(_ conflict: SyncConflict, losing: String?, _ db: Database) throws {
         try db.execute(sql: """
             INSERT INTO syncConflict (contactId, detectedAt, kept, properties, losing) VALUES (?, ?, ?, ?, ?)
             """, arguments: [conflict.contactId, Timestamp.string(from: conflict.detectedAt), conflict.kept.rawValue,
@@ -125,7 +125,7 @@ enum SyncState {
     }
 
     /// The conflicts with their losing versions' JSON (nil: a deletion).
-    static func conflicts(id: Int? = nil, _ db: Database) throws -> [(conflict: SyncConflict, losing: String?)] {
+    package static func conflicts(id: Int? = nil, _ db: Database) throws -> [(conflict: SyncConflict, losing: String?)] {
         let filter = id == nil ? "" : "WHERE id = ?"
         return try Row.fetchAll(db, sql: """
             SELECT id, contactId, detectedAt, kept, properties, losing FROM syncConflict \(filter) ORDER BY id
@@ -138,40 +138,40 @@ enum SyncState {
     }
 
     /// Deletes a conflict record; false when there is none with that id.
-    static func deleteConflict(id: Int, _ db: Database) throws -> Bool {
+    package static func deleteConflict(id: Int, _ db: Database) throws -> Bool {
         try db.execute(sql: "DELETE FROM syncConflict WHERE id = ?", arguments: [id])
         return db.changesCount > 0
     }
 }
 
 /// The stored remote with what sync keeps of it.
-struct StoredRemote {
-    var remote: Remote
+package struct StoredRemote {
+    package var remote: Remote
     /// `3.0` or `4.0`.
-    var vCardVersion: String
-    var syncToken: String?
+    package var vCardVersion: String
+    package var syncToken: String?
 }
 
 /// A contact as the remote holds it, as of the last sync.
-struct SyncedCard {
-    var contactId: String
-    var href: String
-    var etag: String?
+package struct SyncedCard {
+    package var contactId: String
+    package var href: String
+    package var etag: String?
     /// The contact's revision when it last matched the server.
-    var revision: Int
+    package var revision: Int
     /// The contact's JSON as last synced; nil until the server is known
     /// to hold the card.
-    var base: String?
+    package var base: String?
     /// A push sent but not known to have arrived: the revision and the
     /// JSON it carried.
-    var pushRevision: Int?
-    var pushBase: String?
+    package var pushRevision: Int?
+    package var pushBase: String?
 
-    init(contactId: String, href: String, etag: String?, revision: Int, base: String?) {
+    package init(contactId: String, href: String, etag: String?, revision: Int, base: String?) {
         (self.contactId, self.href, self.etag, self.revision, self.base) = (contactId, href, etag, revision, base)
     }
 
-    init(_ row: Row) {
+    package init(_ row: Row) {
         self.init(contactId: row[0], href: row[1], etag: row[2], revision: row[3], base: row[4])
         (pushRevision, pushBase) = (row[5], row[6])
     }

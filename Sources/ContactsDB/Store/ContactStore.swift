@@ -41,7 +41,7 @@ public final class ContactStore: Sendable {
     public let path: String
     public let openReport: OpenReport
     /// How long a write, or a sync, waits for another process.
-    let busyTimeout: TimeInterval
+    package let busyTimeout: TimeInterval
     let writer: DatabaseQueue
     let migrator: Migrator
 
@@ -148,13 +148,13 @@ public final class ContactStore: Sendable {
 
     /// Runs `body` in one transaction that advances the change counter;
     /// any error rolls it back whole.
-    func write<T>(_ body: (Database) throws -> T) throws -> T {
+    package func write<T>(_ body: (Database) throws -> T) throws -> T {
         try DatabaseErrorMapping.mapping(path: path) { try ChangeLog.write(writer, body) }
     }
 
     /// Runs `body` in one deferred (read) transaction, so that its
     /// statements see one snapshot.
-    func read<T>(_ body: (Database) throws -> T) throws -> T {
+    package func read<T>(_ body: (Database) throws -> T) throws -> T {
         try DatabaseErrorMapping.mapping(path: path) {
             try writer.inDatabase { db in try Connection.reading(db, body) }
         }

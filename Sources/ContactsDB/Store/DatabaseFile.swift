@@ -10,12 +10,12 @@ import Darwin
 ///
 /// Every failure is a ``ContactsDBError`` with a sentence, never a
 /// Foundation error.
-enum DatabaseFile {
+package enum DatabaseFile {
     /// Refuses anything but a regular file or a missing path in an existing
     /// directory (SQLite would otherwise write `/dev/zero-journal`), creates
     /// a missing file readable by its owner only, and takes group and other
     /// permissions away from an existing one of ours and its side files.
-    static func prepare(_ path: String) throws {
+    package static func prepare(_ path: String) throws {
         if try checkExisting(path) {
             makeOwnerOnly(path, followingLinks: true)
             for side in ["-wal", "-shm"] { makeOwnerOnly(path + side, followingLinks: false) }
@@ -35,7 +35,7 @@ enum DatabaseFile {
 
     /// True when `path` is a regular file (or a link to one), false when
     /// nothing is there and its directory exists; throws otherwise.
-    static func checkExisting(_ path: String) throws -> Bool {
+    package static func checkExisting(_ path: String) throws -> Bool {
         guard !path.isEmpty else {
             throw ContactsDBError.databaseUnavailable(path: path, reason: "the path is empty; give the path of a database file")
         }
@@ -64,7 +64,7 @@ enum DatabaseFile {
 
     /// Throws unless this process may write the file and create files
     /// beside it (the journal, the backup taken before migrating, the lock).
-    static func requireWritable(_ path: String) throws {
+    package static func requireWritable(_ path: String) throws {
         guard access(path, W_OK) == 0, access(directoryOf(path), W_OK | X_OK) == 0 else {
             throw ContactsDBError.databaseUnavailable(
                 path: path, reason: "it is read-only and needs changes this build makes on first use; make the file and its directory writable")
@@ -76,12 +76,12 @@ enum DatabaseFile {
     /// the several transactions of an open (each migration in its own, the
     /// switch to WAL outside any), nor before the file has a schema; this
     /// one is, and the kernel releases it when a process dies.
-    final class Lock {
+    package final class Lock {
         private let descriptor: Int32
 
         /// - parameter suffix: `-lock` for what opening does; a sync holds
         ///   its own, so that two syncs never run at once.
-        init(beside path: String, suffix: String = "-lock", timeout: TimeInterval) throws {
+        package init(beside path: String, suffix: String = "-lock", timeout: TimeInterval) throws {
             let lockPath = DatabaseFile.canonical(path) + suffix
             var descriptor = open(lockPath, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
             if descriptor < 0, errno == EACCES {
@@ -139,7 +139,7 @@ enum DatabaseFile {
         return directory.isEmpty ? "." : directory
     }
 
-    static func reason(_ code: Int32) -> String {
+    package static func reason(_ code: Int32) -> String {
         switch code {
         case EACCES, EPERM: return "permission denied"
         case EROFS: return "the file system is read-only"

@@ -9,20 +9,20 @@ import Foundation
 /// another address book already holds, kept whenever it can be read: a
 /// value the typed rules refuse (a short code, a dotless email domain, a
 /// card named only by its phone) is kept and counted in ``UnusualValues``.
-enum ContactValidator {
+package enum ContactValidator {
     /// Longest typed text field, in characters: a limit stated as an error
     /// rather than a silent truncation.
-    static let maxTextLength = 1_000
+    package static let maxTextLength = 1_000
     /// Longest imported text field, and longest note, in UTF-8 bytes.
-    static let maxLongTextBytes = 65_536
+    package static let maxLongTextBytes = 65_536
     /// Longest extra property line (a photo kept as given fits).
-    static let maxExtraLineBytes = 16 << 20
+    package static let maxExtraLineBytes = 16 << 20
     /// Most phones, emails, addresses, messengers or entries of any other
     /// list one contact may hold.
-    static let maxChildren = 100
+    package static let maxChildren = 100
 
     /// Whose values a draft holds.
-    enum Origin {
+    package enum Origin {
         /// Typed by a person (`add`, `update`): every rule applies.
         case typed
         /// Read from another address book: kept whenever it can be read.
@@ -32,14 +32,14 @@ enum ContactValidator {
     /// - parameter path: the JSON path of the contact (`contacts[3]`), or ""
     ///   for a contact given on its own. Field paths below it are
     ///   autoclosures, built only when an error names one.
-    static func validated(_ draft: ContactDraft, at path: String = "") throws -> ContactDraft {
+    package static func validated(_ draft: ContactDraft, at path: String = "") throws -> ContactDraft {
         var unusual = UnusualValues()
         return try Check(origin: .typed, path: path).validated(draft, counting: &unusual)
     }
 
     /// An imported draft, tidied, with the values typed input would refuse
     /// added to `unusual`.
-    static func imported(_ draft: ContactDraft, at path: String, counting unusual: inout UnusualValues) throws -> ContactDraft {
+    package static func imported(_ draft: ContactDraft, at path: String, counting unusual: inout UnusualValues) throws -> ContactDraft {
         try Check(origin: .imported, path: path).validated(draft, counting: &unusual)
     }
 
@@ -365,10 +365,10 @@ enum ContactValidator {
     }
 
     /// Longest group name, in characters.
-    static let maxGroupNameLength = 100
+    package static let maxGroupNameLength = 100
 
     /// A group name, tidied: non-empty, at most 100 characters.
-    static func groupName(_ name: String, at field: @autoclosure () -> String) throws -> String {
+    package static func groupName(_ name: String, at field: @autoclosure () -> String) throws -> String {
         let tidied = Text.tidy(name)
         try require(!tidied.isEmpty, field(), "a group name cannot be empty.")
         try require(tidied.count <= maxGroupNameLength, field(),
@@ -381,7 +381,7 @@ enum ContactValidator {
 
     /// One "@" between a non-empty local part and a domain of two or more
     /// non-empty dot-separated labels; no white space anywhere.
-    static func isEmailAddress(_ value: String) -> Bool {
+    package static func isEmailAddress(_ value: String) -> Bool {
         // ASCII white space is refused byte by byte below; other spaces here.
         if value.utf8.contains(where: { $0 >= 0x80 }), value.unicodeScalars.contains(where: \.properties.isWhitespace) {
             return false
@@ -407,7 +407,7 @@ enum ContactValidator {
 
     /// The limits every typed text field shares: its length, and no control
     /// characters (tabs and newlines are tidied into spaces before this).
-    static func checkText(_ text: String, _ field: @autoclosure () -> String) throws {
+    package static func checkText(_ text: String, _ field: @autoclosure () -> String) throws {
         // Characters are counted as Unicode scalars: a grapheme cluster may
         // hold any number of them (a letter and 10,000 accents is one), so
         // counting clusters would leave the stored size unbounded. A scalar
@@ -437,12 +437,12 @@ enum ContactValidator {
         }
     }
 
-    static func require(_ condition: Bool, _ field: @autoclosure () -> String, _ reason: @autoclosure () -> String) throws {
+    package static func require(_ condition: Bool, _ field: @autoclosure () -> String, _ reason: @autoclosure () -> String) throws {
         if !condition { throw ContactsDBError.invalidContact(field: field(), reason: reason()) }
     }
 
     /// A value for a message, shortened so one bad field cannot flood stderr.
-    static func quoted(_ value: String) -> String {
+    package static func quoted(_ value: String) -> String {
         let shown = value.count > 40 ? value.prefix(40) + "…" : Substring(value)
         return "\"\(shown.unicodeScalars.map { $0.properties.isWhitespace || $0.value >= 0x20 ? String($0) : "\\u{\(String($0.value, radix: 16))}" }.joined())\""
     }

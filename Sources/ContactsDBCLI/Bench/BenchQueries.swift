@@ -1,4 +1,5 @@
 import ContactsDB
+import ContactsDBSynthetic
 import Foundation
 
 /// The standard queries of `bench`: each once through the library's public

@@ -28,6 +28,8 @@ final class ProcessLines: @unchecked Sendable {
         try process.run()
     }
 
+    var processIdentifier: Int32 { process.processIdentifier }
+
     /// The next line, or nil when none came within `seconds`.
     func next(within seconds: TimeInterval) -> Line? {
         let deadline = Date(timeIntervalSinceNow: seconds)

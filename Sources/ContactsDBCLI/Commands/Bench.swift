@@ -1,5 +1,6 @@
 import ArgumentParser
 import ContactsDB
+import ContactsDBSynthetic
 import Foundation
 
 extension ContactsDBCommand {

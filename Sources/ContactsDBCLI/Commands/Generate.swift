@@ -1,5 +1,6 @@
 import ArgumentParser
 import ContactsDB
+import ContactsDBSynthetic
 
 extension ContactsDBCommand {
     struct Generate: ParsableCommand {

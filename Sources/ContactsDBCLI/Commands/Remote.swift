@@ -43,10 +43,11 @@ extension ContactsDBCommand {
             }
 
             func run() throws {
+                let network = try ContactsDBCommand.network()
                 let password: PasswordSource = passwordEnv.map { .environment($0) } ?? passwordFile.map { .file($0) } ?? .netrc
-                let remote = try database.openStore().addRemote(
+                let remote = try network.addRemote(
                     Remote(name: name, url: url, username: username, password: password), addressBook: addressbook,
-                    timeout: timeout.seconds)
+                    timeout: timeout.seconds, to: database.openStore())
                 print("Added the remote \"\(remote.name)\": \(remote.url)")
             }
         }

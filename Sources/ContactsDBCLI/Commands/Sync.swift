@@ -30,9 +30,10 @@ extension ContactsDBCommand {
         }
 
         func run() throws {
+            let network = try ContactsDBCommand.network()
             let store = try database.openStore()
             let progress = Terminal.ProgressBar(label: "Syncing")
-            let report = try store.sync(prefer: prefer, dryRun: dryRun, timeout: timeout.seconds, progress: progress.update)
+            let report = try network.sync(store, prefer: prefer, dryRun: dryRun, timeout: timeout.seconds, progress: progress.update)
             progress.finish()
             for skipped in report.skipped { Terminal.printNotice("Not synced: \(skipped)") }
             if report.conflicts > 0 {
@@ -132,7 +133,7 @@ extension SyncPreference: ExpressibleByArgument {}
 struct RemoteTimeoutOption: ParsableArguments {
     @Option(name: .customLong("timeout"),
             help: ArgumentHelp("Seconds one request to the server may take; 30 s without a byte also ends it.", valueName: "seconds"))
-    var seconds: Double = ContactStore.remoteTimeout
+    var seconds: Double = Remote.defaultTimeout
 
     func validate() throws {
         guard seconds > 0, seconds.isFinite else { throw ValidationError("Please give --timeout a number of seconds above 0.") }

@@ -10,11 +10,15 @@ import GRDB
 /// refused before anything is written, and every migration re-reads them
 /// under SQLite's write lock, so one applied meanwhile by another process is
 /// never applied twice.
-struct Migrator {
-    let migrations: [SchemaMigration]
+package struct Migrator {
+    package let migrations: [SchemaMigration]
+
+    package init(migrations: [SchemaMigration]) {
+        self.migrations = migrations
+    }
 
     /// Where a database stands against this build's migrations.
-    struct Status {
+    package struct Status {
         var applied: [(migration: SchemaMigration, appliedAt: String)]
         var pending: [SchemaMigration]
     }
@@ -29,7 +33,7 @@ struct Migrator {
     ///   file, and `.migrationRecordsDamaged` for anything else that does not
     ///   add up: a record missing, another tool's record, a record table of
     ///   another shape.
-    func status(_ db: Database, path: String) throws -> Status {
+    package func status(_ db: Database, path: String) throws -> Status {
         let tables = Set(try String.fetchAll(db, sql: MigrationRecordSQL.tableNames))
         let legacy = tables.contains(MigrationRecordSQL.legacyTable) ? try legacyIdentifiers(db, path: path) : nil
         guard tables.contains(MigrationRecordSQL.recordTable) else {
@@ -91,7 +95,7 @@ struct Migrator {
     /// transaction, and returns the identifiers of those this call applied.
     /// A failing migration is rolled back whole and the error names it; the
     /// ones before it stay applied.
-    func migrate(_ writer: some DatabaseWriter, path: String) throws -> [String] {
+    package func migrate(_ writer: some DatabaseWriter, path: String) throws -> [String] {
         var applied: [String] = []
         while let migration = try writer.writeWithoutTransaction({ db in try applyNext(db, path: path) }) {
             applied.append(migration)

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 
 /// One migration: a file of `Schema/`, identified by its file stem
@@ -11,32 +10,20 @@ public struct SchemaMigration: Hashable, Sendable {
     public let checksum: String
 
     public init(identifier: String, sql: String) {
-        self.identifier = identifier
-        self.sql = sql
-        checksum = Checksum.sha256(Data(sql.utf8))
+        self.init(identifier: identifier, sql: sql, checksum: Checksum.sha256(sql.utf8))
     }
 
-    /// The migrations compiled into this build, in file-name order.
+    private init(identifier: String, sql: String, checksum: String) {
+        self.identifier = identifier
+        self.sql = sql
+        self.checksum = checksum
+    }
+
+    /// The migrations compiled into this build, in file-name order, with
+    /// the checksums computed when they were compiled in.
     public static let bundled: [SchemaMigration] = EmbeddedResources.schema
         .filter { $0.name.hasSuffix(".sql") }
         .map { file in
-            SchemaMigration(
-                identifier: String(file.name.dropLast(".sql".count)),
-                sql: String(decoding: Data(base64Encoded: file.base64)!, as: UTF8.self))
+            SchemaMigration(identifier: String(file.name.dropLast(".sql".count)), sql: file.text, checksum: file.sha256)
         }
-}
-
-enum Checksum {
-    /// Lower-case hex. Every process checksums the bundled migrations, so
-    /// the digits are written directly rather than by String(format:).
-    static func sha256(_ bytes: some DataProtocol) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var hex: [UInt8] = []
-        hex.reserveCapacity(64)
-        for byte in SHA256.hash(data: bytes) {
-            hex.append(digits[Int(byte >> 4)])
-            hex.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: hex, as: UTF8.self)
-    }
 }

@@ -1,3 +1,5 @@
+import ContactsDB
+import ContactsDBSync
 import Foundation
 import GRDB
 

@@ -1,3 +1,4 @@
+import ContactsDB
 import Foundation
 
 /// The three-way merge of a contact both sides changed since the last

@@ -1,3 +1,4 @@
+import ContactsDB
 import AsyncHTTPClient
 import Foundation
 import NIOCore
@@ -29,7 +30,7 @@ final class DAVClient: Sendable {
 
     /// The default of ``timeout``: long enough for a server busy writing a
     /// hundred cards, short enough that a hung sync ends.
-    static let defaultTimeout: TimeInterval = 120
+    static let defaultTimeout: TimeInterval = Remote.defaultTimeout
     /// Longest wait for a connection, and for the next byte of an answer.
     static let idleTimeout: TimeInterval = 30
     /// The largest answer read: a multiget of a hundred cards with 10 MB
@@ -156,15 +157,15 @@ final class DAVClient: Sendable {
     /// contacts never cross a network in clear.
     static func requireSecure(_ url: URL) throws {
         guard let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased(), !host.isEmpty else {
-            throw ContactsDBError.invalidRemote(reason: "\"\(url.absoluteString)\" is not an http or https URL; give the address book's or the server's https URL.")
+            throw ContactsDBError.invalidRemote(.notHTTP(url.absoluteString))
         }
         switch scheme {
         case "https": return
         case "http" where isLoopback(host): return
         case "http":
-            throw ContactsDBError.invalidRemote(reason: "Plain http is refused for \(host), which is not this machine; use https.")
+            throw ContactsDBError.invalidRemote(.plainHTTP(host: host))
         default:
-            throw ContactsDBError.invalidRemote(reason: "\"\(url.absoluteString)\" is not an http or https URL; give the address book's or the server's https URL.")
+            throw ContactsDBError.invalidRemote(.notHTTP(url.absoluteString))
         }
     }
 

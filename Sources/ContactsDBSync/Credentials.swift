@@ -1,3 +1,4 @@
+import ContactsDB
 import Foundation
 
 extension Credentials {
@@ -11,7 +12,7 @@ extension Credentials {
         switch remote.password {
         case .environment(let variable):
             guard let password = environment[variable] else {
-                throw ContactsDBError.invalidRemote(reason: "The environment variable \(variable), which holds the password of the remote \"\(remote.name)\", is not set; set it and try again.")
+                throw ContactsDBError.invalidRemote(.passwordVariableUnset(variable: variable, remote: remote.name))
             }
             return Credentials(username: remote.username ?? "", password: password)
         case .file(let path):
@@ -36,8 +37,8 @@ extension Credentials {
 
 /// `~/.netrc` as curl and ftp read it: `machine HOST login USER password
 /// PASS` entries, else a `default` one; `macdef` bodies skipped.
-enum Netrc {
-    static func entry(in text: String, host: String) -> (login: String?, password: String?)? {
+package enum Netrc {
+    package static func entry(in text: String, host: String) -> (login: String?, password: String?)? {
         var tokens = tokenize(text)[...]
         var entries: [(machine: String?, login: String?, password: String?)] = []
         while let token = tokens.popFirst() {

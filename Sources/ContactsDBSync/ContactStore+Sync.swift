@@ -1,11 +1,8 @@
+import ContactsDB
 import Foundation
 
 extension ContactStore {
     // MARK: - The remote
-
-    /// How long one request to a remote may take by default, from its
-    /// start to its answer's last byte; 30 s without a byte ends it sooner.
-    public static let remoteTimeout = DAVClient.defaultTimeout
 
     /// Finds the address book behind `remote.url` (the collection itself,
     /// or a server or principal URL: RFC 6764's well-known URI,
@@ -20,12 +17,12 @@ extension ContactStore {
     ///   host, several address books), `.remoteUnavailable`,
     ///   `.remoteRefusedCredentials`; nothing is written.
     @discardableResult
-    public func addRemote(_ remote: Remote, addressBook: String? = nil, timeout: TimeInterval = remoteTimeout) throws -> Remote {
+    public func addRemote(_ remote: Remote, addressBook: String? = nil, timeout: TimeInterval = Remote.defaultTimeout) throws -> Remote {
         if let existing = try self.remote() {
             throw Self.secondRemote(existing)
         }
         guard !remote.name.isEmpty, remote.name.allSatisfy({ !$0.isWhitespace && !$0.isNewline }) else {
-            throw ContactsDBError.invalidRemote(reason: "A remote's name must be one word without spaces (got \"\(remote.name)\").")
+            throw ContactsDBError.invalidRemote(.nameNotOneWord(remote.name))
         }
         let url = try Self.remoteURL(remote.url)
         let client = DAVClient(credentials: try Credentials.read(for: remote, host: url.host ?? ""), timeout: timeout)
@@ -38,22 +35,6 @@ extension ContactStore {
             try SyncState.insert(stored, vCardVersion: found.vCardVersion.rawValue, db)
         }
         return stored
-    }
-
-    /// This database's remote, if it has one.
-    public func remote() throws -> Remote? {
-        try read { db in try SyncState.remote(db)?.remote }
-    }
-
-    /// Forgets the remote and what was synced with it; the contacts and
-    /// the recorded conflicts stay.
-    ///
-    /// - throws: ``ContactsDBError/remoteNotFound(name:)``.
-    public func removeRemote(named name: String) throws {
-        try write { db in
-            guard try SyncState.remote(db)?.remote.name == name else { throw ContactsDBError.remoteNotFound(name: name) }
-            try SyncState.deleteRemote(db)
-        }
     }
 
     // MARK: - Syncing
@@ -73,7 +54,7 @@ extension ContactStore {
     ///   `.remoteUnavailable`, `.remoteRefusedCredentials`, `.invalidRemote`.
     ///   What was stored before a failure stays stored, consistent: the
     ///   next sync goes on from there.
-    public func sync(prefer: SyncPreference = .server, dryRun: Bool = false, timeout: TimeInterval = ContactStore.remoteTimeout,
+    public func sync(prefer: SyncPreference = .server, dryRun: Bool = false, timeout: TimeInterval = Remote.defaultTimeout,
                      progress: ((Int, Int) -> Void)? = nil) throws -> SyncReport {
         let lock: DatabaseFile.Lock?
         do {
@@ -91,51 +72,21 @@ extension ContactStore {
                                prefer: prefer, dryRun: dryRun, progress: progress).run(token: stored.syncToken)
     }
 
-    // MARK: - Conflicts
-
-    /// The versions that lost a conflict, oldest first, until dismissed.
-    public func conflicts() throws -> [SyncConflict] {
-        try read { db in try SyncState.conflicts(db) }.map(Self.withLosingVersion)
-    }
-
-    /// - throws: ``ContactsDBError/conflictNotFound(id:)``.
-    public func conflict(id: Int) throws -> SyncConflict {
-        guard let found = try read({ db in try SyncState.conflicts(id: id, db) }).first else {
-            throw ContactsDBError.conflictNotFound(id: id)
-        }
-        return Self.withLosingVersion(found)
-    }
-
-    /// Forgets a conflict's losing version.
-    ///
-    /// - throws: ``ContactsDBError/conflictNotFound(id:)``.
-    public func dismissConflict(id: Int) throws {
-        try write { db in
-            guard try SyncState.deleteConflict(id: id, db) else { throw ContactsDBError.conflictNotFound(id: id) }
-        }
-    }
-
     // MARK: - Non public
-
-    private static func withLosingVersion(_ found: (conflict: SyncConflict, losing: String?)) -> SyncConflict {
-        var conflict = found.conflict
-        conflict.losing = found.losing.flatMap { try? ContactJSON.decode(Data($0.utf8), source: "conflict").draft }
-        return conflict
-    }
 
     private static func remoteURL(_ text: String) throws -> URL {
         guard let url = URL(string: text) else {
-            throw ContactsDBError.invalidRemote(reason: "\"\(text)\" is not a URL; give the address book's or the server's https URL.")
+            throw ContactsDBError.invalidRemote(.notAURL(text))
         }
         // A password in the URL would be stored and printed with it.
         guard url.user == nil, url.password == nil else {
-            throw ContactsDBError.invalidRemote(reason: "Give the username with --username and the password with --password-env, --password-file or ~/.netrc, not in the URL.")
+            throw ContactsDBError.invalidRemote(.credentialsInURL)
         }
         try DAVClient.requireSecure(url)
         return url
     }
 
     private static func secondRemote(_ existing: Remote) -> ContactsDBError {
-        .invalidRemote(reason: "This database already syncs with the remote \"\(existing.name)\" (\(existing.url)); a database has one remote: remove it first with `contactsdb remote remove \(existing.name)`.")
+        .invalidRemote(.secondRemote(name: existing.name, url: existing.url))
     }
 }

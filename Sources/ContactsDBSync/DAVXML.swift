@@ -1,37 +1,38 @@
+import ContactsDB
 import CLibXML2
 import Foundation
 
 /// The WebDAV, CardDAV (RFC 6352) and sync-collection (RFC 6578) XML a
 /// sync sends and reads: request bodies, and a server's multistatus
 /// answers read by libxml2 into a small element tree.
-enum DAVXML {
-    static let dav = "DAV:"
-    static let cardDAV = "urn:ietf:params:xml:ns:carddav"
+package enum DAVXML {
+    package static let dav = "DAV:"
+    package static let cardDAV = "urn:ietf:params:xml:ns:carddav"
 
     // MARK: - Requests
 
-    static func propfind(_ properties: [String]) -> String {
+    package static func propfind(_ properties: [String]) -> String {
         """
         <?xml version="1.0" encoding="utf-8"?>
         <d:propfind xmlns:d="DAV:" xmlns:card="urn:ietf:params:xml:ns:carddav"><d:prop>\(properties.map { "<\($0)/>" }.joined())</d:prop></d:propfind>
         """
     }
 
-    static func syncCollection(token: String?) -> String {
+    package static func syncCollection(token: String?) -> String {
         """
         <?xml version="1.0" encoding="utf-8"?>
         <d:sync-collection xmlns:d="DAV:"><d:sync-token>\(escape(token ?? ""))</d:sync-token><d:sync-level>1</d:sync-level><d:prop><d:getetag/></d:prop></d:sync-collection>
         """
     }
 
-    static func multiget(_ hrefs: [String]) -> String {
+    package static func multiget(_ hrefs: [String]) -> String {
         """
         <?xml version="1.0" encoding="utf-8"?>
         <card:addressbook-multiget xmlns:d="DAV:" xmlns:card="urn:ietf:params:xml:ns:carddav"><d:prop><d:getetag/><card:address-data/></d:prop>\(hrefs.map { "<d:href>\(escape($0))</d:href>" }.joined())</card:addressbook-multiget>
         """
     }
 
-    static func escape(_ text: String) -> String {
+    package static func escape(_ text: String) -> String {
         text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
             .replacingOccurrences(of: ">", with: "&gt;")
     }
@@ -40,47 +41,47 @@ enum DAVXML {
 
     /// One element: its namespace and local name, attributes, text and
     /// children.
-    final class Element {
-        let namespace: String
-        let name: String
-        let attributes: [String: String]
-        var text = ""
-        var children: [Element] = []
+    package final class Element {
+        package let namespace: String
+        package let name: String
+        package let attributes: [String: String]
+        package var text = ""
+        package var children: [Element] = []
 
         init(namespace: String, name: String, attributes: [String: String]) {
             (self.namespace, self.name, self.attributes) = (namespace, name, attributes)
         }
 
-        func child(_ name: String, _ namespace: String = DAVXML.dav) -> Element? {
+        package func child(_ name: String, _ namespace: String = DAVXML.dav) -> Element? {
             children.first { $0.name == name && $0.namespace == namespace }
         }
 
-        func all(_ name: String, _ namespace: String = DAVXML.dav) -> [Element] {
+        package func all(_ name: String, _ namespace: String = DAVXML.dav) -> [Element] {
             children.filter { $0.name == name && $0.namespace == namespace }
         }
 
-        var trimmedText: String { text.trimmingCharacters(in: .whitespacesAndNewlines) }
+        package var trimmedText: String { text.trimmingCharacters(in: .whitespacesAndNewlines) }
     }
 
     /// One `response` of a multistatus: an href, its status when the
     /// response has one (a removed member, a missing card), and the
     /// properties found (status 2xx) by name.
-    struct Response {
-        var href: String
-        var status: Int?
-        var properties: [String: Element] = [:]
+    package struct Response {
+        package var href: String
+        package var status: Int?
+        package var properties: [String: Element] = [:]
 
-        func property(_ name: String) -> Element? { properties[name] }
+        package func property(_ name: String) -> Element? { properties[name] }
     }
 
-    struct Multistatus {
-        var responses: [Response] = []
+    package struct Multistatus {
+        package var responses: [Response] = []
         /// The collection's new token (sync-collection).
-        var syncToken: String?
+        package var syncToken: String?
     }
 
     /// Reads a 207 answer; throws when it is not a multistatus.
-    static func multistatus(_ data: Data, from url: URL) throws -> Multistatus {
+    package static func multistatus(_ data: Data, from url: URL) throws -> Multistatus {
         guard let root = parse(data), root.name == "multistatus", root.namespace == dav else {
             throw ContactsDBError.remoteAnswerUnreadable(url: url.absoluteString, reason: "its answer is not a WebDAV multistatus")
         }
@@ -99,7 +100,7 @@ enum DAVXML {
     }
 
     /// `HTTP/1.1 404 Not Found` → 404.
-    static func statusCode(_ line: String) -> Int? {
+    package static func statusCode(_ line: String) -> Int? {
         let parts = line.split(separator: " ")
         return parts.count >= 2 ? Int(parts[1]) : nil
     }
@@ -107,7 +108,7 @@ enum DAVXML {
     /// The document's root element, or nil when it is no well-formed XML.
     /// libxml2 reads it without network access, entity expansion or DTD
     /// loading, and refuses what is not well-formed.
-    static func parse(_ data: Data) -> Element? {
+    package static func parse(_ data: Data) -> Element? {
         guard !data.isEmpty, data.count <= Int(Int32.max) else { return nil }
         // An answer is at most DAVClient.maximumAnswerBytes: libxml2's own
         // 10 MB limit on one text (a card with a long note) is lifted.

@@ -1,3 +1,4 @@
+import ContactsDB
 import CVips
 import Foundation
 

@@ -1,3 +1,4 @@
+import ContactsDB
 import Foundation
 
 /// Finds the address book behind a URL (RFC 6764, RFC 6352 §7): the URL
@@ -58,10 +59,10 @@ struct Discovery {
             }
         if let name {
             if let match = books.first(where: { $0.name == name || $0.book.url.lastPathComponent == name }) { return match.book }
-            throw ContactsDBError.invalidRemote(reason: "The server has no address book named \"\(name)\"; it has \(Self.list(books.map(\.name))).")
+            throw ContactsDBError.invalidRemote(.noAddressBookNamed(name, available: books.map(\.name)))
         }
         guard books.count <= 1 else {
-            throw ContactsDBError.invalidRemote(reason: "The server has several address books (\(Self.list(books.map(\.name)))); choose one with --addressbook NAME.")
+            throw ContactsDBError.invalidRemote(.severalAddressBooks(books.map(\.name)))
         }
         return books.first?.book
     }
@@ -86,7 +87,4 @@ struct Discovery {
         return types.contains { $0.attributes["version"] == "4.0" } ? .v4 : .v3
     }
 
-    private static func list(_ names: [String]) -> String {
-        names.isEmpty ? "none" : names.map { "\"\($0)\"" }.joined(separator: ", ")
-    }
 }

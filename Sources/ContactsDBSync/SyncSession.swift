@@ -1,4 +1,4 @@
-import Crypto
+import ContactsDB
 import Foundation
 import GRDB
 
@@ -525,7 +525,7 @@ final class SyncSession {
         if try SyncState.card(href: base + name, db).map({ $0.contactId == id }) ?? true {
             return base + name
         }
-        return base + SHA256.hash(data: Data(id.utf8)).prefix(20).map { String(format: "%02x", $0) }.joined() + ".vcf"
+        return base + Checksum.sha256(id.utf8).prefix(40) + ".vcf"
     }
 
     /// An href as the server wrote it → its decoded path, the one key a

@@ -1,45 +1,47 @@
+import ContactsDB
+
 /// The standard queries of `contactsdb bench` written by hand, as an app
 /// would on the raw SQLite C API without this engine: the yardstick the
 /// engine's own statements are measured against. Each reads the columns
 /// ``contactColumns`` names, in that order.
-public enum BenchmarkSQL {
-    public static let contactColumns = """
+enum BenchmarkSQL {
+    static let contactColumns = """
         pk, id, firstName, lastName, company, age, displayName, sortName, sectionKey, sortIndex, createdAt, updatedAt
         """
     private static let defaultOrder = "ORDER BY sortIndex, sortKey, id LIMIT 50"
     private static let phoneAndEmail = ContactAttributes([.phone, .email]).rawValue
     private static let fourAttributes = ContactAttributes([.telegram, .whatsapp, .phone, .email]).rawValue
 
-    public static let page = "SELECT \(contactColumns) FROM contact \(defaultOrder)"
-    public static let phoneAndEmailByLastName = """
+    static let page = "SELECT \(contactColumns) FROM contact \(defaultOrder)"
+    static let phoneAndEmailByLastName = """
         SELECT \(contactColumns) FROM contact WHERE attributes & \(phoneAndEmail) = \(phoneAndEmail)
         ORDER BY lastNameKey IS NULL, lastNameKey, sortKey, id LIMIT 50
         """
-    public static let fourAttributesByFirstNameDescending = """
+    static let fourAttributesByFirstNameDescending = """
         SELECT \(contactColumns) FROM contact WHERE attributes & \(fourAttributes) = \(fourAttributes)
         ORDER BY firstNameKey IS NULL, firstNameKey DESC, sortKey, id LIMIT 50
         """
-    public static let fourAttributesCount =
+    static let fourAttributesCount =
         "SELECT sum(count) FROM attributeCount WHERE attributes & \(fourAttributes) = \(fourAttributes)"
     /// Binds a space and the folded prefix.
-    public static let namePrefix = "SELECT \(contactColumns) FROM contact WHERE instr(nameWords, ?) > 0 \(defaultOrder)"
+    static let namePrefix = "SELECT \(contactColumns) FROM contact WHERE instr(nameWords, ?) > 0 \(defaultOrder)"
     /// A common word: the order read until the page is full. Binds a space
     /// and the folded word.
-    public static let commonText = "SELECT \(contactColumns) FROM contact WHERE instr(searchWords, ?) > 0 \(defaultOrder)"
+    static let commonText = "SELECT \(contactColumns) FROM contact WHERE instr(searchWords, ?) > 0 \(defaultOrder)"
     /// A rare word: its few contacts found by the search index, then
     /// sorted. Binds an FTS5 prefix query (`"word"*`).
-    public static let rareText = """
+    static let rareText = """
         SELECT \(contactColumns) FROM contact
         WHERE pk IN (SELECT rowid FROM contactSearch WHERE contactSearch MATCH ?) \(defaultOrder)
         """
     /// Binds a quoted FTS5 string of digits.
-    public static let phoneDigits = """
+    static let phoneDigits = """
         SELECT \(contactColumns) FROM contact
         WHERE pk IN (SELECT \(PhoneKey.contactPk(of: "rowid")) FROM phoneDigits WHERE phoneDigits MATCH ?)
         \(defaultOrder)
         """
     /// Binds the four windows and the digits.
-    public static let wholePhone = """
+    static let wholePhone = """
         SELECT \(contactColumns) FROM contact WHERE pk IN (
             SELECT phone.contactPk FROM phoneWindow JOIN phone
                 ON phone.contactPk = \(PhoneKey.contactPk(of: "phoneKey"))
@@ -48,14 +50,14 @@ public enum BenchmarkSQL {
         \(defaultOrder)
         """
     /// The thumbnails of the contacts whose keys are bound as one JSON array.
-    public static let thumbnails = """
+    static let thumbnails = """
         SELECT contactPk, thumbnailType, thumbnail FROM contactPhoto
         WHERE contactPk IN (SELECT value FROM json_each(?)) AND thumbnail IS NOT NULL
         """
-    public static let sections = "SELECT sectionKey, count FROM sectionCount WHERE count > 0 ORDER BY sortIndex"
+    static let sections = "SELECT sectionKey, count FROM sectionCount WHERE count > 0 ORDER BY sortIndex"
     /// Phones, emails, addresses and messengers of the contacts whose keys
     /// are bound as one JSON array.
-    public static let children = [
+    static let children = [
         "type, value FROM phone", "type, value FROM email",
         "type, street1, street2, city, state, zipcode, country FROM address", "service, handle FROM messenger",
     ].map { "SELECT contactPk, \($0) WHERE contactPk IN (SELECT value FROM json_each(?)) ORDER BY contactPk, position" }

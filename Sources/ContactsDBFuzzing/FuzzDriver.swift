@@ -1,3 +1,4 @@
+import ContactsDB
 import Foundation
 
 extension Fuzzing {
