@@ -1,0 +1,16 @@
+import Foundation
+
+/// A labelled value: a date (`anniversary` or a custom label) or a URL.
+public struct LabeledValue: Hashable, Sendable {
+    public var type: String
+    public var value: String
+    /// The vCard parameters the model does not hold (`X-EVOLUTION-UI-SLOT=1`,
+    /// `PREF=2`), as written, `;`-separated; written back on export.
+    public var parameters: String?
+
+    public init(type: String, value: String, parameters: String? = nil) {
+        self.type = type
+        self.value = value
+        self.parameters = parameters
+    }
+}

@@ -1,0 +1,78 @@
+import ArgumentParser
+import ContactsDB
+import Foundation
+
+extension ContactsDBCommand {
+    struct Conflicts: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "conflicts",
+            abstract: "List the versions that lost a sync conflict; show or dismiss one.",
+            subcommands: [List.self, Show.self, Dismiss.self],
+            defaultSubcommand: List.self)
+
+        enum Format: String, ExpressibleByArgument, CaseIterable {
+            case table, json
+        }
+
+        struct List: ParsableCommand {
+            static let configuration = CommandConfiguration(commandName: "list", abstract: "List the conflicts kept.")
+            @OptionGroup var database: DatabaseOptions
+            @Option(help: "Output format.") var format: Format = .table
+
+            func run() throws {
+                let conflicts = try database.openStore().conflicts()
+                switch format {
+                case .table:
+                    print(conflicts.isEmpty ? "No conflicts.\n" : ContactPrinter.alignedColumns(
+                        [["ID", "CONTACT", "KEPT", "PROPERTIES", "DETECTED"]] + conflicts.map {
+                            [String($0.id), $0.contactId, $0.kept.rawValue, Conflicts.properties($0),
+                             Timestamp.string(from: $0.detectedAt)]
+                        }), terminator: "")
+                case .json:
+                    var array = JSONOutput.ArrayPrinter()
+                    conflicts.forEach { array.append(Conflicts.json($0)) }
+                    array.finish()
+                }
+            }
+        }
+
+        struct Show: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                commandName: "show", abstract: "Show one conflict with its losing version, as JSON.")
+            @OptionGroup var database: DatabaseOptions
+            @Argument(help: "The conflict's id.") var id: Int
+
+            func run() throws {
+                print(Conflicts.json(try database.openStore().conflict(id: id)))
+            }
+        }
+
+        struct Dismiss: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                commandName: "dismiss", abstract: "Forget a conflict's losing version.")
+            @OptionGroup var database: DatabaseOptions
+            @Argument(help: "The conflict's id.") var id: Int
+
+            func run() throws {
+                try database.openStore().dismissConflict(id: id)
+                print("Dismissed the conflict \(id).")
+            }
+        }
+
+        static func properties(_ conflict: SyncConflict) -> String {
+            conflict.properties.isEmpty ? (conflict.kept == .server ? "(deleted here)" : "(deleted on the server)")
+                : conflict.properties.joined(separator: ", ")
+        }
+
+        /// `{"id", "contactId", "detectedAt", "kept", "properties", "losing"}`:
+        /// `losing` is the losing side's whole contact, or null when it was
+        /// a deletion.
+        static func json(_ conflict: SyncConflict) -> String {
+            "{\"id\": \(conflict.id), \"contactId\": \(JSONText.quote(conflict.contactId)), "
+                + "\"detectedAt\": \(JSONText.quote(Timestamp.string(from: conflict.detectedAt))), "
+                + "\"kept\": \(JSONText.quote(conflict.kept.rawValue)), "
+                + "\"properties\": [\(conflict.properties.map(JSONText.quote).joined(separator: ", "))], "
+                + "\"losing\": \(conflict.losing?.jsonText ?? "null")}"
+        }
+    }
+}
