@@ -10,8 +10,11 @@ extension ContactStore {
     /// database's one remote. The password is read from its source to
     /// discover, and never stored.
     ///
+    /// - parameter remote: its name, the URL to start from, the username
+    ///   and where the password is.
     /// - parameter addressBook: the address book's name or last path
     ///   segment, needed when the server has several.
+    /// - parameter timeout: seconds one request may take.
     /// - returns: the remote as stored, its URL the address book's.
     /// - throws: `.invalidRemote` (a second remote, plain http to another
     ///   host, several address books), `.remoteUnavailable`,
@@ -43,12 +46,13 @@ extension ContactStore {
     /// server changed since the last sync, merging with what changed here,
     /// then pushes what changed here. A second sync with nothing changed
     /// sends no PUT or DELETE. Two syncs of one database never run at once:
-    /// the second waits the busy timeout, then fails with `.databaseBusy`.
+    /// the second waits the busy timeout, then fails with `.syncRunning`.
     ///
     /// - parameter prefer: whose value wins a property both sides changed;
-    ///   the other is kept as a ``SyncConflict``.
+    ///   the other is kept as a `SyncConflict`.
     /// - parameter dryRun: count what would be pulled and pushed, reading
     ///   the server's listing but no card, and change nothing.
+    /// - parameter timeout: seconds one request may take.
     /// - parameter progress: called with the cards done and the total.
     /// - throws: `.remoteNotFound(nil)` without a remote,
     ///   `.remoteUnavailable`, `.remoteRefusedCredentials`, `.invalidRemote`.

@@ -6,7 +6,7 @@ import Foundation
 /// `createdAt`, `updatedAt`, `revision`) are computed by the engine on every
 /// write.
 /// To change a contact, edit its ``ContactDraft`` (``draft``) and hand it to
-/// ``ContactStore/update(id:_:)``.
+/// ``ContactStore/update(id:ifRevision:_:)``.
 @dynamicMemberLookup
 public struct Contact: Identifiable, Hashable, Sendable {
     public var id: String

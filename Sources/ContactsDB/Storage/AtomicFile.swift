@@ -16,7 +16,7 @@ import Foundation
 /// ```
 ///
 /// A writer that is not this process (SQLite's backup) may fill
-/// ``temporaryPath`` itself before ``commit(replacingExisting:)``.
+/// ``temporaryPath`` itself before ``commit(replacingExisting:syncing:)``.
 ///
 /// Failures throw ``ContactsDBError/unwritableFile(path:reason:)`` naming
 /// the target path; an uncommitted file's temporary sibling is removed.

@@ -18,6 +18,7 @@ extension ContactStore {
     /// `interval`: one small read, where SQLite offers no notification
     /// across processes (GRDB's observation sees its own connection only).
     ///
+    /// - parameter query: the filters, sort and page to watch.
     /// - parameter interval: how often to look for a commit.
     public func observe(
         _ query: ContactQuery, checkingEvery interval: Duration = .milliseconds(50)

@@ -7,6 +7,7 @@ extension ContactStore {
     /// The contacts that match `query`, in its order, each with all its
     /// children: one statement for the page and one per child table.
     ///
+    /// - parameter query: the filters, sort and page.
     /// - parameter includingChildren: false leaves phones, emails, addresses
     ///   and messengers empty, for a list that shows names only.
     public func contacts(matching query: ContactQuery, includingChildren: Bool = true) throws -> [Contact] {

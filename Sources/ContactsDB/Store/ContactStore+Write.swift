@@ -40,8 +40,10 @@ extension ContactStore {
     /// try store.update(id: id) { $0.phones = [Phone(value: "+7 912 345-67-89")] }
     /// ```
     ///
+    /// - parameter id: the contact's id.
     /// - parameter ifRevision: the ``Contact/revision`` the caller last
     ///   read; when the contact changed after it, nothing is written.
+    /// - parameter change: edits the contact's draft in place.
     /// - throws: ``ContactsDBError/contactsNotFound(ids:)``,
     ///   ``ContactsDBError/revisionConflict(id:expected:current:)`` or a
     ///   validation error; nothing is written.
@@ -72,6 +74,7 @@ extension ContactStore {
     /// Deletes the contacts and their children in one transaction. When any
     /// id is unknown, nothing is deleted.
     ///
+    /// - parameter ids: the contacts' ids.
     /// - parameter ifRevision: the revision the caller last read; when any
     ///   of the contacts changed after it, nothing is deleted
     ///   (``ContactsDBError/revisionConflict(id:expected:current:)``).

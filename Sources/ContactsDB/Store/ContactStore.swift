@@ -52,7 +52,7 @@ public final class ContactStore: Sendable {
     /// touch it, applies pending migrations, switches it to WAL, and imports
     /// the bundled seed once. Any number of processes may open one database
     /// at once: what changes it is done by one of them at a time, under
-    /// ``DatabaseFile/Lock``, and the others find it done.
+    /// a lock file beside the database, and the others find it done.
     ///
     /// - throws: ``ContactsDBError``: `.notContactsDatabase`,
     ///   `.databaseTooNew`, `.migrationEdited`, `.migrationRecordsDamaged`,
