@@ -21,6 +21,12 @@ extension ContactStore {
     ///   `.remoteRefusedCredentials`; nothing is written.
     @discardableResult
     public func addRemote(_ remote: Remote, addressBook: String? = nil, timeout: TimeInterval = Remote.defaultTimeout) throws -> Remote {
+        try addRemote(remote, addressBook: addressBook, transport: HTTPTransport(timeout: timeout))
+    }
+
+    /// ``addRemote(_:addressBook:timeout:)`` over `transport`.
+    @discardableResult
+    package func addRemote(_ remote: Remote, addressBook: String? = nil, transport: any DAVTransport) throws -> Remote {
         if let existing = try self.remote() {
             throw Self.secondRemote(existing)
         }
@@ -28,7 +34,7 @@ extension ContactStore {
             throw ContactsDBError.invalidRemote(.nameNotOneWord(remote.name))
         }
         let url = try Self.remoteURL(remote.url)
-        let client = DAVClient(credentials: try Credentials.read(for: remote, host: url.host ?? ""), timeout: timeout)
+        let client = DAVClient(credentials: try Credentials.read(for: remote, host: url.host ?? ""), transport: transport)
         let found = try Discovery(client: client).addressBook(from: url, named: addressBook)
         try DAVClient.requireSecure(found.url)
         var stored = remote
@@ -60,6 +66,12 @@ extension ContactStore {
     ///   next sync goes on from there.
     public func sync(prefer: SyncPreference = .server, dryRun: Bool = false, timeout: TimeInterval = Remote.defaultTimeout,
                      progress: ((Int, Int) -> Void)? = nil) throws -> SyncReport {
+        try sync(prefer: prefer, dryRun: dryRun, transport: HTTPTransport(timeout: timeout), progress: progress)
+    }
+
+    /// ``sync(prefer:dryRun:timeout:progress:)`` over `transport`.
+    package func sync(prefer: SyncPreference = .server, dryRun: Bool = false, transport: any DAVTransport,
+                      progress: ((Int, Int) -> Void)? = nil) throws -> SyncReport {
         let lock: DatabaseFile.Lock?
         do {
             lock = path == ":memory:" ? nil : try DatabaseFile.Lock(beside: path, suffix: "-sync-lock", timeout: busyTimeout)
@@ -69,7 +81,7 @@ extension ContactStore {
         defer { withExtendedLifetime(lock) {} }
         guard let stored = try read(SyncState.remote) else { throw ContactsDBError.remoteNotFound(name: nil) }
         let url = try Self.remoteURL(stored.remote.url)
-        let client = DAVClient(credentials: try Credentials.read(for: stored.remote, host: url.host ?? ""), timeout: timeout)
+        let client = DAVClient(credentials: try Credentials.read(for: stored.remote, host: url.host ?? ""), transport: transport)
         let database = SyncDatabase(read: { body in try self.read(body) }, write: { body in try self.write(body) })
         return try SyncSession(database: database, client: client, collection: url,
                                version: VCardVersion(rawValue: stored.vCardVersion) ?? .v3,

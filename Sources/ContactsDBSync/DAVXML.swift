@@ -110,7 +110,7 @@ package enum DAVXML {
     /// loading, and refuses what is not well-formed.
     package static func parse(_ data: Data) -> Element? {
         guard !data.isEmpty, data.count <= Int(Int32.max) else { return nil }
-        // An answer is at most DAVClient.maximumAnswerBytes: libxml2's own
+        // An answer is at most HTTPTransport.maximumAnswerBytes: libxml2's own
         // 10 MB limit on one text (a card with a long note) is lifted.
         let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue
                             | XML_PARSE_NOCDATA.rawValue | XML_PARSE_HUGE.rawValue)

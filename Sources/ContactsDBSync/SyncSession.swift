@@ -571,8 +571,12 @@ final class SyncSession {
         return name.hasSuffix(".vcf") ? String(name.dropLast(4)) : name
     }
 
+    /// A listing or a fetch the server would not answer: 403 is the
+    /// address book refused to these credentials (77), anything else a
+    /// server that fails (69).
     private static func unexpected(_ answer: DAVClient.Response, doing what: String) -> ContactsDBError {
-        .remoteUnavailable(url: answer.url.absoluteString, reason: "it answered \(answer.status) when \(what)")
+        answer.status == 403 ? .remoteRefusedCredentials(url: answer.url.absoluteString)
+            : .remoteUnavailable(url: answer.url.absoluteString, reason: "it answered \(answer.status) when \(what)")
     }
 }
 
