@@ -89,7 +89,12 @@ final class SyncSession {
             guard let stored = known[member.href] else { return true }
             return member.etag == nil || stored != member.etag
         }
-        let removed = listing.removed.filter { known[$0] != nil }
+        // A server's word that a card only pushed is gone counts too (its
+        // PUT arrived); the absence from a whole listing does not (it may
+        // never have).
+        var unconfirmed: Set<String> = []
+        try database.read { db in unconfirmed = try SyncState.unconfirmedHrefs(db) }
+        let removed = listing.removed.filter { known[$0] != nil || (!listing.isComplete && unconfirmed.contains($0)) }
         if dryRun {
             report.pulled.new = wanted.filter { known[$0.href] == nil }.count
             report.pulled.changed = wanted.count - report.pulled.new
@@ -311,15 +316,15 @@ final class SyncSession {
         }
         server.id = id
         // The version both sides last agreed on, and the contact's revision
-        // then. A push whose answer was never stored (the sync died) arrived
-        // if the server holds exactly what it carried; a new card's push
-        // arrived if the server holds any card at its href.
+        // then. Of the pushes whose answers were never stored (the sync
+        // died), the one the server holds exactly arrived; a new card's
+        // first push arrived if the server holds any card at its href.
         var baseJSON = synced?.base, syncedRevision = synced?.revision
-        if let synced, let pushBase = synced.pushBase {
-            if let pushed = Self.draft(pushBase, href), ContactMerge.isSame(pushed, server) {
-                (baseJSON, syncedRevision) = (pushBase, synced.pushRevision)
+        if let synced, let first = synced.pushes.first {
+            if let arrived = synced.pushes.last(where: { Self.draft($0.base, href).map { ContactMerge.isSame($0, server) } ?? false }) {
+                (baseJSON, syncedRevision) = (arrived.base, arrived.revision)
             } else if synced.base == nil {
-                baseJSON = pushBase
+                baseJSON = first.base
             }
         }
         let base = baseJSON.flatMap { Self.draft($0, href) }
@@ -377,12 +382,15 @@ final class SyncSession {
 
     /// A card the server removed: the contact goes too, unless it changed
     /// here since the last sync (an edit beats a delete: it is pushed back).
+    /// A card only pushed, its answer never stored, that the server now
+    /// says it removed had arrived: another client deleted it.
     private func remove(href: String, _ db: Database) throws {
         guard let synced = try SyncState.card(href: href, db) else { return }
         try SyncState.deleteCard(contactId: synced.contactId, db)
         // A card the server was never known to hold is pushed again as new.
-        guard synced.base != nil, let stored = try ContactReader.stored(ids: [synced.contactId], db).first else { return }
-        if stored.contact.revision > synced.revision {
+        let syncedRevision = synced.base != nil ? synced.revision : synced.pushes.last?.revision
+        guard let syncedRevision, let stored = try ContactReader.stored(ids: [synced.contactId], db).first else { return }
+        if stored.contact.revision > syncedRevision {
             try record(SyncConflict(contactId: synced.contactId, detectedAt: Date(), kept: .local, properties: [],
                                     losing: nil), db)
         } else {
@@ -448,7 +456,9 @@ final class SyncSession {
                 let synced = try SyncState.card(contactId: contact.id, db)
                 var headers = [("Content-Type", "text/vcard; charset=utf-8")]
                 if let synced, synced.base != nil {
-                    if let etag = synced.etag { headers.append(("If-Match", etag)) }
+                    // Without an ETag (a server that sends none), at least
+                    // not a card another client deleted.
+                    headers.append(("If-Match", synced.etag ?? "*"))
                 } else {
                     headers.append(("If-None-Match", "*"))
                 }
@@ -492,7 +502,7 @@ final class SyncSession {
         var outgoing: [SyncedCard] = []
         try database.read { db in outgoing = try ids.compactMap { try SyncState.card(contactId: $0, db) } }
         let answers = try client.sendAll(outgoing.map { synced in
-            DAVClient.Request(method: "DELETE", url: url(synced.href), headers: synced.etag.map { [("If-Match", $0)] } ?? [])
+            DAVClient.Request(method: "DELETE", url: url(synced.href), headers: [("If-Match", synced.etag ?? "*")])
         })
         var gone: [String] = [], retries: [String] = []
         for (synced, answer) in zip(outgoing, answers) {

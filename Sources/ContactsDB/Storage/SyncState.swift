@@ -36,7 +36,7 @@ package enum SyncState {
     /// Forgets the remote and every card's sync record; contacts and
     /// conflicts stay.
     package static func deleteRemote(_ db: Database) throws {
-        try db.execute(sql: "DELETE FROM remote; DELETE FROM syncedCard")
+        try db.execute(sql: "DELETE FROM remote; DELETE FROM syncedCard; DELETE FROM syncPush")
     }
 
     package static func setSyncToken(_ token: String?, _ db: Database) throws {
@@ -46,16 +46,16 @@ package enum SyncState {
 
     // MARK: - Synced cards
 
-    private static let cardColumns = "contactId, href, etag, revision, base, pushRevision, pushBase"
+    private static let cardColumns = "contactId, href, etag, revision, base"
 
     package static func card(href: String, _ db: Database) throws -> SyncedCard? {
         try Row.fetchOne(db.cachedStatement(sql: "SELECT \(cardColumns) FROM syncedCard WHERE href = ?"),
-                         arguments: [href]).map(SyncedCard.init)
+                         arguments: [href]).map { try SyncedCard($0, db) }
     }
 
     package static func card(contactId: String, _ db: Database) throws -> SyncedCard? {
         try Row.fetchOne(db.cachedStatement(sql: "SELECT \(cardColumns) FROM syncedCard WHERE contactId = ?"),
-                         arguments: [contactId]).map(SyncedCard.init)
+                         arguments: [contactId]).map { try SyncedCard($0, db) }
     }
 
     /// The ETag of every card the server is known to hold, by href.
@@ -67,33 +67,48 @@ package enum SyncState {
         return etags
     }
 
-    /// Records pushes about to be sent: the version each PUT carries, and
-    /// the href of a card the server never had. A new card keeps its first
-    /// push not known to have arrived: the server may hold that one.
+    /// Records pushes about to be sent: the version each PUT carries, kept
+    /// beside those sent before and not known to have arrived (the server
+    /// may hold any one of them), and the href of a card the server never
+    /// had.
     package static func savePushes(_ pushes: [(contactId: String, href: String, revision: Int, base: String)], _ db: Database) throws {
-        let statement = try db.cachedStatement(sql: """
-            INSERT INTO syncedCard (contactId, href, revision, pushRevision, pushBase) VALUES (?1, ?2, 0, ?3, ?4)
-            ON CONFLICT (contactId) DO UPDATE SET
-                pushRevision = CASE WHEN base IS NULL AND pushBase IS NOT NULL THEN pushRevision ELSE ?3 END,
-                pushBase = CASE WHEN base IS NULL AND pushBase IS NOT NULL THEN pushBase ELSE ?4 END
+        let card = try db.cachedStatement(sql: """
+            INSERT INTO syncedCard (contactId, href, revision) VALUES (?, ?, 0) ON CONFLICT (contactId) DO NOTHING
             """)
-        for push in pushes {
-            try statement.execute(arguments: [push.contactId, push.href, push.revision, push.base])
+        let push = try db.cachedStatement(sql: "INSERT OR REPLACE INTO syncPush (contactId, revision, base) VALUES (?, ?, ?)")
+        for pushed in pushes {
+            try card.execute(arguments: [pushed.contactId, pushed.href])
+            try push.execute(arguments: [pushed.contactId, pushed.revision, pushed.base])
         }
+    }
+
+    /// Hrefs of cards whose pushes are all unconfirmed: the server may hold
+    /// them, or never have had them.
+    package static func unconfirmedHrefs(_ db: Database) throws -> Set<String> {
+        var hrefs: Set<String> = []
+        try db.forEachRow("""
+            SELECT href FROM syncedCard WHERE base IS NULL AND contactId IN (SELECT contactId FROM syncPush)
+            """, []) { hrefs.insert($0.text(0)) }
+        return hrefs
     }
 
     package static func save(_ card: SyncedCard, _ db: Database) throws {
         // A card that moved to another href, or an href that now holds
         // another contact, leaves one row.
+        try db.cachedStatement(sql: """
+            DELETE FROM syncPush WHERE contactId IN (SELECT contactId FROM syncedCard WHERE href = ? AND contactId <> ?)
+            """).execute(arguments: [card.href, card.contactId])
         try db.cachedStatement(sql: "DELETE FROM syncedCard WHERE href = ? AND contactId <> ?")
             .execute(arguments: [card.href, card.contactId])
         try db.cachedStatement(sql: """
-            INSERT OR REPLACE INTO syncedCard (\(cardColumns)) VALUES (?, ?, ?, ?, ?, NULL, NULL)
+            INSERT OR REPLACE INTO syncedCard (\(cardColumns)) VALUES (?, ?, ?, ?, ?)
             """).execute(arguments: [card.contactId, card.href, card.etag, card.revision, card.base])
+        try db.cachedStatement(sql: "DELETE FROM syncPush WHERE contactId = ?").execute(arguments: [card.contactId])
     }
 
     package static func deleteCard(contactId: String, _ db: Database) throws {
         try db.cachedStatement(sql: "DELETE FROM syncedCard WHERE contactId = ?").execute(arguments: [contactId])
+        try db.cachedStatement(sql: "DELETE FROM syncPush WHERE contactId = ?").execute(arguments: [contactId])
     }
 
     /// The local changes since the last sync: contacts the remote is not
@@ -162,17 +177,19 @@ package struct SyncedCard {
     /// The contact's JSON as last synced; nil until the server is known
     /// to hold the card.
     package var base: String?
-    /// A push sent but not known to have arrived: the revision and the
-    /// JSON it carried.
-    package var pushRevision: Int?
-    package var pushBase: String?
+    /// The pushes sent but not known to have arrived, oldest first: the
+    /// revision and the JSON each carried. The server holds one of them,
+    /// or none.
+    package var pushes: [(revision: Int, base: String)] = []
 
     package init(contactId: String, href: String, etag: String?, revision: Int, base: String?) {
         (self.contactId, self.href, self.etag, self.revision, self.base) = (contactId, href, etag, revision, base)
     }
 
-    package init(_ row: Row) {
+    init(_ row: Row, _ db: Database) throws {
         self.init(contactId: row[0], href: row[1], etag: row[2], revision: row[3], base: row[4])
-        (pushRevision, pushBase) = (row[5], row[6])
+        try db.forEachRow("SELECT revision, base FROM syncPush WHERE contactId = ? ORDER BY revision", [contactId]) {
+            pushes.append(($0.int(0), $0.text(1)))
+        }
     }
 }

@@ -45,6 +45,9 @@ final class InMemoryAddressBook: DAVTransport, @unchecked Sendable {
     /// Methods whose requests are carried out but whose answers are lost
     /// (the connection drops, the process is killed): the sync fails.
     var losingAnswers: Set<String> = []
+    /// Methods whose requests never arrive (the process was killed before
+    /// sending them): not carried out, and the sync fails.
+    var droppingRequests: Set<String> = []
     /// Whether ETags are sent at all (listings, multigets, PUT answers).
     var sendsETags = true
     /// Runs before a request of this method is answered (another client's
@@ -98,6 +101,7 @@ final class InMemoryAddressBook: DAVTransport, @unchecked Sendable {
         let hook: (() -> Void)? = lock.withLock { before.removeValue(forKey: request.method) }
         hook?()
         let (response, isLost) = lock.withLock { () -> (DAVResponse, Bool) in
+            if droppingRequests.contains(request.method) { return (DAVResponse(url: request.url, status: 0), true) }
             requests.append(request)
             return (answer(request), losingAnswers.contains(request.method))
         }
@@ -143,7 +147,7 @@ final class InMemoryAddressBook: DAVTransport, @unchecked Sendable {
             return put(request, path)
         case "DELETE":
             guard let card = cards[path] else { return DAVResponse(url: request.url, status: 404) }
-            if let match = request.header("If-Match"), match != card.etag { return DAVResponse(url: request.url, status: 412) }
+            if let match = request.header("If-Match"), !Self.matches(match, card) { return DAVResponse(url: request.url, status: 412) }
             remove(path)
             return DAVResponse(url: request.url, status: 204)
         default:
@@ -154,7 +158,7 @@ final class InMemoryAddressBook: DAVTransport, @unchecked Sendable {
     private func put(_ request: DAVRequest, _ path: String) -> DAVResponse {
         let existing = cards[path]
         if request.header("If-None-Match") == "*", existing != nil { return DAVResponse(url: request.url, status: 412) }
-        if let match = request.header("If-Match"), match != existing?.etag { return DAVResponse(url: request.url, status: 412) }
+        if let match = request.header("If-Match"), !Self.matches(match, existing) { return DAVResponse(url: request.url, status: 412) }
         let etag = store(path, request.body ?? "")
         return DAVResponse(url: request.url, status: existing == nil ? 201 : 204, headers: sendsETags ? [("ETag", etag)] : [])
     }
@@ -228,6 +232,12 @@ final class InMemoryAddressBook: DAVTransport, @unchecked Sendable {
             \(token.map { "<d:sync-token>\($0)</d:sync-token>" } ?? "")</d:multistatus>
             """
         return DAVResponse(url: request.url, status: 207, headers: [("Content-Type", "application/xml")], body: Data(xml.utf8))
+    }
+
+    /// If-Match: an ETag, or `*` for any card that exists.
+    private static func matches(_ condition: String, _ card: Card?) -> Bool {
+        guard let card else { return false }
+        return condition == "*" || condition == card.etag
     }
 
     private static func between(_ text: String, _ open: String, _ close: String) -> String? {

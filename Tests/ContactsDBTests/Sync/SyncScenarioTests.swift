@@ -335,6 +335,90 @@ import Testing
         #expect(server.names == ["a.vcf"])
     }
 
+    // MARK: - A sync that dies
+
+    /// Syncs with the server losing or dropping `method`'s requests: the
+    /// sync fails as a killed one would, what it stored before stays.
+    func dyingSync(_ device: Device, losing method: String, dropping: Bool = false) {
+        if dropping { device.server.droppingRequests = [method] } else { device.server.losingAnswers = [method] }
+        #expect(throws: ContactsDBError.self) { try device.sync() }
+        device.server.droppingRequests = []
+        device.server.losingAnswers = []
+    }
+
+    @Test func aNewCardWhosePushArrivedUnansweredIsNotPushedTwice() throws {
+        let server = InMemoryAddressBook()
+        let device = try Device(server)
+        try device.add("x", "Vera", "Sokolova")
+        dyingSync(device, losing: "PUT")
+        #expect(server.names == ["x.vcf"])
+        let report = try device.sync()
+        #expect(report.conflicts == 0 && counts(report.pushed) == [0, 0, 0])
+        #expect(server.names == ["x.vcf"] && server.requests("PUT").count == 1)
+        #expect(counts(try device.sync().pushed) == [0, 0, 0])
+    }
+
+    @Test func anEditWhosePushArrivedUnansweredIsNoConflict() throws {
+        let (server, device) = try Self.annaSynced()
+        try device.store.update(id: "a") { $0.lastName = "Ivanova" }
+        dyingSync(device, losing: "PUT")
+        let report = try device.sync()
+        #expect(report.conflicts == 0)
+        #expect(server.card("a.vcf")?.text.contains("N:Ivanova;Anna") == true)
+        #expect(counts(try device.sync().pushed) == [0, 0, 0])
+    }
+
+    /// The push arrived, its answer was lost, then another client deleted
+    /// the card: the deletion holds here too, not a second new card.
+    @Test func aPushedCardAnotherClientDeletedIsDeletedHereNotPushedAgain() throws {
+        let server = InMemoryAddressBook()
+        let device = try Device(server)
+        try device.sync()
+        try device.add("x", "Vera", "Sokolova")
+        dyingSync(device, losing: "PUT")
+        server.delete("x.vcf")
+        let report = try device.sync()
+        #expect(report.pulled.deleted == 1 && report.pushed.new == 0)
+        #expect(try device.ids() == [] && server.names == [])
+    }
+
+    /// A new card's first push never arrived, its second did but its
+    /// answer was lost: the second is what the server holds and the base,
+    /// so a third edit of the same property is no conflict with the
+    /// device's own second.
+    @Test func everyUnconfirmedPushIsAPossibleBase() throws {
+        let server = InMemoryAddressBook()
+        let device = try Device(server)
+        try device.add("x", "Vera", "One")
+        dyingSync(device, losing: "PUT", dropping: true)
+        try device.store.update(id: "x") { $0.lastName = "Two" }
+        dyingSync(device, losing: "PUT")
+        #expect(server.card("x.vcf")?.text.contains("N:Two;Vera") == true)
+        try device.store.update(id: "x") { $0.lastName = "Three" }
+        let report = try device.sync()
+        #expect(report.conflicts == 0)
+        #expect(server.card("x.vcf")?.text.contains("N:Three;Vera") == true)
+    }
+
+    /// A server that sends no ETags: a known card is still written only if
+    /// it is still there (If-Match: *), never re-created after another
+    /// client deleted it.
+    @Test func withoutETagsAKnownCardIsWrittenOnlyWhereItStillIs() throws {
+        let server = InMemoryAddressBook()
+        server.sendsETags = false
+        server.put("a.vcf", Self.card("a", "Anna", "Petrova"))
+        let device = try Device(server)
+        try device.sync()
+        try device.store.update(id: "a") { $0.company = "Acme" }
+        try device.sync()
+        #expect(server.requests("PUT").last?.header("If-Match") == "*")
+        #expect(server.card("a.vcf")?.text.contains("ORG:Acme") == true)
+        try device.store.delete(ids: ["a"])
+        try device.sync()
+        #expect(server.requests("DELETE").last?.header("If-Match") == "*")
+        #expect(server.names == [])
+    }
+
     // MARK: - Two devices
 
     @Test func twoDevicesAgreeAfterEachSyncs() throws {
