@@ -190,7 +190,7 @@ final class SyncSession {
             return Background {
                 do {
                     let answer = try Self.cards(in: try client.wait(pending), collection: collection)
-                    return Fetched(cards: try Self.read(answer.cards, regions: regions), gone: answer.gone)
+                    return Fetched(cards: Self.read(answer.cards, regions: regions), gone: answer.gone)
                 } catch ContactsDBError.remoteAnswerUnreadable where batch.count > 1 {
                     // One card the answer cannot carry (a note past any
                     // limit, bytes that are not UTF-8) must not stop the
@@ -200,7 +200,7 @@ final class SyncSession {
                         do {
                             let answer = try Self.cards(in: try client.wait(Self.fetch([href], client, collection)),
                                                         collection: collection)
-                            fetched.cards.merge(try Self.read(answer.cards, regions: regions)) { $1 }
+                            fetched.cards.merge(Self.read(answer.cards, regions: regions)) { $1 }
                             fetched.gone.formUnion(answer.gone)
                         } catch ContactsDBError.remoteAnswerUnreadable(_, let reason) {
                             fetched.unreadable[href] = reason
@@ -267,24 +267,15 @@ final class SyncSession {
         return (cards, gone)
     }
 
-    /// Reads cards as `import` reads them, and derives their fields, on
-    /// two threads.
-    private static func read(_ cards: [(href: String, etag: String?, data: Data)], regions: PhoneRegions) throws -> [String: FetchedCard] {
-        var read = [Result<(ContactDraft, DerivedFields), ContactsDBError>](
-            repeating: .failure(.databaseFailure(reason: "")), count: cards.count)
-        read.withUnsafeMutableBufferPointer { buffer in
-            nonisolated(unsafe) let read = buffer
-            DispatchQueue.concurrentPerform(iterations: 2) { part in
-                for index in stride(from: part, to: cards.count, by: 2) {
-                    read[index] = Result {
-                        let draft = try ImportedCard.draft(vCard: cards[index].data, source: cards[index].href)
-                        return (draft, DerivedFields(draft, regions: regions))
-                    }.mapError { $0 as? ContactsDBError ?? .invalidContact(field: cards[index].href, reason: "\($0)") }
-                }
-            }
+    /// Reads cards as `import` reads them, validated and derived by the
+    /// import pipeline's workers.
+    private static func read(_ cards: [(href: String, etag: String?, data: Data)], regions: PhoneRegions) -> [String: FetchedCard] {
+        let read = ImportPipeline.preparedInOrder(cards) { card in
+            Result { try ImportedCard.prepared(vCard: card.data, source: card.href, regions: regions) }
+                .mapError { $0 as? ContactsDBError ?? .invalidContact(field: card.href, reason: "\($0)") }
         }
         var byHref: [String: FetchedCard] = [:]
-        for (card, result) in zip(cards, read) { byHref[card.href] = (card.etag, result) }
+        for (card, result) in zip(cards, read) { byHref[card.href] = (card.etag, result.map { ($0.draft, $0.derived) }) }
         return byHref
     }
 
@@ -315,66 +306,45 @@ final class SyncSession {
             }
         }
         server.id = id
-        // The version both sides last agreed on, and the contact's revision
-        // then. Of the pushes whose answers were never stored (the sync
-        // died), the one the server holds exactly arrived; a new card's
-        // first push arrived if the server holds any card at its href.
-        var baseJSON = synced?.base, syncedRevision = synced?.revision
-        if let synced, let first = synced.pushes.first {
-            if let arrived = synced.pushes.last(where: { Self.draft($0.base, href).map { ContactMerge.isSame($0, server) } ?? false }) {
-                (baseJSON, syncedRevision) = (arrived.base, arrived.revision)
-            } else if synced.base == nil {
-                baseJSON = first.base
+        // The version both sides last agreed on, and the contact's revision then.
+        var baseJSON = synced?.base, agreedRevision = synced?.revision
+        if let synced {
+            let pushes = try synced.pushes.map { try Self.draft($0.base, href) }
+            switch PullDecision.agreed(recordHasBase: synced.base != nil, pushes: pushes, server: server) {
+            case .record: break
+            case .push(let index): (baseJSON, agreedRevision) = (synced.pushes[index].base, synced.pushes[index].revision)
+            case .firstPushBase: baseJSON = synced.pushes[0].base
             }
         }
-        let base = baseJSON.flatMap { Self.draft($0, href) }
-        let revision = try ChangeLog.revision(db)
-        let now = Date()
-        var card = SyncedCard(contactId: id, href: href, etag: etag, revision: revision, base: server.jsonText)
-        guard let stored = try ContactReader.stored(ids: [id], db).first,
-              let local = try ContactReader.withChildren([stored], db).first
-        else {
-            if synced != nil, let base, ContactMerge.isSame(base, server) {
-                // Deleted here, unchanged there: the deletion is pushed.
-                card.revision = syncedRevision ?? 0
-                card.base = baseJSON
-                try SyncState.save(card, db)
-                return true
-            }
-            _ = try writer.insert(server, derived, at: href, now: Timestamp.string(from: now))
-            if synced != nil {
-                // Deleted here, changed there: the edit wins.
-                report.pulled.changed += 1
-                try record(SyncConflict(contactId: id, detectedAt: now, kept: .server, properties: [], losing: nil), db)
-            } else {
-                report.pulled.new += 1
-            }
-            try SyncState.save(card, db)
-            return true
-        }
-        let localDraft = local.draft
-        let isChangedHere = syncedRevision.map { local.revision > $0 } ?? true
-        var result = server
-        if isChangedHere {
-            let merge = ContactMerge(base: base, local: localDraft, server: server, prefer: prefer)
-            result = merge.merged
-            if !merge.conflicting.isEmpty {
-                try record(SyncConflict(contactId: id, detectedAt: now, kept: prefer, properties: merge.conflicting,
-                                        losing: prefer == .server ? localDraft : server), db)
-            }
-        }
-        let isReplaced = !ContactMerge.isSame(result, localDraft)
-        if isReplaced {
+        let base = try baseJSON.map { try Self.draft($0, href) }
+        let stored = try ContactReader.stored(ids: [id], db).first
+        let local = try stored.flatMap { try ContactReader.withChildren([$0], db).first }
+        let decision = PullDecision.decide(isSynced: synced != nil, base: base, agreedRevision: agreedRevision,
+                                           local: local.map { ($0.draft, $0.revision) }, server: server, prefer: prefer)
+        let now = Date(), revision = try ChangeLog.revision(db)
+        switch decision.write {
+        case .nothing: break
+        case .insert(let draft):
+            _ = try writer.insert(draft, derived, at: href, now: Timestamp.string(from: now))
+        case .replace(let draft):
             var unusual = UnusualValues()
-            try writer.replace(pk: stored.pk, try ContactValidator.imported(result, at: href, counting: &unusual),
-                               createdAt: local.createdAt, updatedAt: now)
-            report.pulled.changed += 1
+            try writer.replace(pk: stored!.pk, try ContactValidator.imported(draft, at: href, counting: &unusual),
+                               createdAt: local!.createdAt, updatedAt: now)
         }
-        if !ContactMerge.isSame(result, server) {
-            // The merge holds what the server lacks: push it.
-            card.revision = syncedRevision ?? 0
-        } else if !isReplaced {
-            card.revision = local.revision
+        switch decision.counted {
+        case .none: break
+        case .new: report.pulled.new += 1
+        case .changed: report.pulled.changed += 1
+        }
+        if let (kept, properties, losing) = decision.conflict {
+            try record(SyncConflict(contactId: id, detectedAt: now, kept: kept, properties: properties, losing: losing), db)
+        }
+        var card = SyncedCard(contactId: id, href: href, etag: etag, revision: 0,
+                              base: decision.keepsAgreedBase ? baseJSON : server.jsonText)
+        switch decision.revision {
+        case .agreed(let revision): card.revision = revision
+        case .local(let revision): card.revision = revision
+        case .written: card.revision = revision
         }
         try SyncState.save(card, db)
         return true
@@ -399,8 +369,14 @@ final class SyncSession {
         }
     }
 
-    private static func draft(_ json: String, _ href: String) -> ContactDraft? {
-        try? ContactJSON.decode(Data(json.utf8), source: href).draft
+    /// A version stored with a sync record. One that cannot be read is a
+    /// damaged database, not a difference: every property would conflict.
+    private static func draft(_ json: String, _ href: String) throws -> ContactDraft {
+        do {
+            return try ContactJSON.decode(Data(json.utf8), source: href).draft
+        } catch {
+            throw ContactsDBError.databaseFailure(reason: "the synced version of \(href) cannot be read (\(error.localizedDescription))")
+        }
     }
 
     private func record(_ conflict: SyncConflict, _ db: Database) throws {
@@ -474,15 +450,15 @@ final class SyncSession {
         })
         var stored: [(SyncedCard, isNew: Bool)] = [], retries: [String] = []
         for (item, answer) in zip(outgoing, answers) {
-            switch answer.status {
-            case 200..<300:
+            switch PushOutcome.ofPut(status: answer.status, isNew: item.isNew) {
+            case .stored, .alreadyGone:
                 stored.append((SyncedCard(contactId: item.contact.id, href: item.href, etag: answer.etag,
                                           revision: item.contact.revision, base: item.contact.draft.jsonText),
                                item.isNew))
-            case 412, 404 where !item.isNew:
+            case .changedThere:
                 retries.append(item.contact.id)
-            default:
-                report.skipped.append("\(item.contact.id): the server refused it (\(answer.status)); it is pushed again at the next sync")
+            case .refused(let status):
+                report.skipped.append("\(item.contact.id): the server refused it (\(status)); it is pushed again at the next sync")
             }
         }
         try database.write { db in
@@ -506,12 +482,12 @@ final class SyncSession {
         })
         var gone: [String] = [], retries: [String] = []
         for (synced, answer) in zip(outgoing, answers) {
-            switch answer.status {
-            case 200..<300: gone.append(synced.contactId); report.pushed.deleted += 1
-            case 404, 410: gone.append(synced.contactId)
-            case 412: retries.append(synced.contactId)
-            default:
-                report.skipped.append("\(synced.contactId): the server refused its deletion (\(answer.status)); it is tried again at the next sync")
+            switch PushOutcome.ofDelete(status: answer.status) {
+            case .stored: gone.append(synced.contactId); report.pushed.deleted += 1
+            case .alreadyGone: gone.append(synced.contactId)
+            case .changedThere: retries.append(synced.contactId)
+            case .refused(let status):
+                report.skipped.append("\(synced.contactId): the server refused its deletion (\(status)); it is tried again at the next sync")
             }
         }
         try database.write { db in

@@ -13,7 +13,7 @@ import GRDB
 /// order wins as it would on one thread: a reading or validation error
 /// surfaces after the contacts before it were written, and a writing error
 /// stops the reader.
-struct ImportPipeline {
+package struct ImportPipeline {
     var inputs: [ImportInput]
     /// Skip records that cannot be read, fail validation or repeat a taken
     /// id, and report them, instead of failing the import.
@@ -30,6 +30,9 @@ struct ImportPipeline {
     static let batchPhotoBytes = 8 << 20
     /// Batches read ahead of the writer, at most.
     static let capacity = 8
+    /// Threads that validate and derive contacts coming in, by import or
+    /// by sync: the one setting of how many.
+    package static let workers = 2
 
     /// A record ready to write, or skipped.
     private enum Prepared: Sendable {
@@ -177,17 +180,13 @@ struct ImportPipeline {
         }
     }
 
-    /// Validates and derives `records` on two threads (ICU, the fold and
-    /// libphonenumber are safe to share), in their order.
+    /// Validates and derives `records` in their order (``preparedInOrder(_:_:)``).
     private static func prepare(
         _ records: [Record], skippingInvalid: Bool, regions: PhoneRegions
     ) -> [Result<Prepared, ContactsDBError>] {
-        @Sendable func prepare(_ record: Record) -> Result<Prepared, ContactsDBError> {
+        preparedInOrder(records) { record in
             do {
-                var unusual = UnusualValues()
-                let draft = try ContactValidator.imported(try record.result.get(), at: record.path, counting: &unusual)
-                let derived = DerivedFields(draft, regions: regions)
-                if draft.photo != nil, derived.photo == nil { unusual.undecodablePhotos += 1 }
+                let (draft, derived, unusual) = try validatedAndDerived(try record.result.get(), at: record.path, regions: regions)
                 return .success(.contact(
                     path: record.path, bytesRead: record.bytesRead, draft: draft, derived: derived, unusual: unusual))
             } catch let error as ContactsDBError {
@@ -196,14 +195,35 @@ struct ImportPipeline {
                 return .failure(.invalidContact(field: record.path, reason: "\(error)"))
             }
         }
-        var results = [Result<Prepared, ContactsDBError>](repeating: .failure(.databaseFailure(reason: "")), count: records.count)
+    }
+
+    /// What every contact coming in goes through, read from a file or
+    /// pulled by a sync: the rules for imported data, then the derived
+    /// fields.
+    package static func validatedAndDerived(_ parsed: ContactDraft, at path: String, regions: PhoneRegions) throws
+        -> (draft: ContactDraft, derived: DerivedFields, unusual: UnusualValues)
+    {
+        var unusual = UnusualValues()
+        let draft = try ContactValidator.imported(parsed, at: path, counting: &unusual)
+        let derived = DerivedFields(draft, regions: regions)
+        if draft.photo != nil, derived.photo == nil { unusual.undecodablePhotos += 1 }
+        return (draft, derived, unusual)
+    }
+
+    /// `prepare` applied to each item on ``workers`` threads (ICU, the fold
+    /// and libphonenumber are safe to share), the results in the items'
+    /// order.
+    package static func preparedInOrder<Item: Sendable, Prepared: Sendable>(
+        _ items: [Item], _ prepare: @Sendable (Item) -> Prepared
+    ) -> [Prepared] {
+        var results = [Prepared?](repeating: nil, count: items.count)
         results.withUnsafeMutableBufferPointer { buffer in
             nonisolated(unsafe) let results = buffer
-            DispatchQueue.concurrentPerform(iterations: 2) { part in
-                for index in stride(from: part, to: records.count, by: 2) { results[index] = prepare(records[index]) }
+            DispatchQueue.concurrentPerform(iterations: workers) { part in
+                for index in stride(from: part, to: items.count, by: workers) { results[index] = prepare(items[index]) }
             }
         }
-        return results
+        return results.map { $0! }
     }
 
     /// The hand-over between the reading and the writing thread.

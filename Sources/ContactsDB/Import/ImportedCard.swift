@@ -5,6 +5,14 @@ import Foundation
 /// be read, tidied, never refused for what typed input would refuse.
 package enum ImportedCard {
     package static func draft(vCard data: Data, source: String) throws -> ContactDraft {
+        try prepared(vCard: data, source: source, regions: .default).draft
+    }
+
+    /// The card validated and derived as the import pipeline does each
+    /// contact (``ImportPipeline/validatedAndDerived(_:at:regions:)``).
+    package static func prepared(vCard data: Data, source: String, regions: PhoneRegions) throws
+        -> (draft: ContactDraft, derived: DerivedFields)
+    {
         var reader = VCardReader()
         // The card that begins first: one holding cards nested without
         // AGENT ends after them.
@@ -15,11 +23,10 @@ package enum ImportedCard {
             }
         }
         guard let first = first?.result else { throw ContactsDBError.invalidContact(field: source, reason: "it holds no vCard.") }
-        var unusual = UnusualValues()
-        var draft = try ContactValidator.imported(try first.get(), at: source, counting: &unusual)
+        var (draft, derived, _) = try ImportPipeline.validatedAndDerived(try first.get(), at: source, regions: regions)
         // As the database stores it, so that it compares equal to itself
         // read back.
         draft.formattedName = DerivedFields.keptFormattedName(draft)
-        return draft
+        return (draft, derived)
     }
 }

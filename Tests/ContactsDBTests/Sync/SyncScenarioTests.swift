@@ -335,6 +335,19 @@ import Testing
         #expect(server.names == ["a.vcf"])
     }
 
+    /// A stored version that cannot be read stops the sync, rather than
+    /// making every property of the card a conflict.
+    @Test func aDamagedSyncedVersionFailsTheSyncInsteadOfConflictingEverything() throws {
+        let (server, device) = try Self.annaSynced()
+        try device.store.write { db in try db.execute(sql: "UPDATE syncedCard SET base = '{not json'") }
+        server.put("a.vcf", Self.card("a", "Anna", "Ivanova"))
+        #expect { try device.sync() } throws: { error in
+            guard case let ContactsDBError.databaseFailure(reason) = error else { return false }
+            return reason.contains("a.vcf")
+        }
+        #expect(try device.store.conflicts().isEmpty)
+    }
+
     // MARK: - A sync that dies
 
     /// Syncs with the server losing or dropping `method`'s requests: the

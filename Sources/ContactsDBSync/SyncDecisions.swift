@@ -1,0 +1,146 @@
+import ContactsDB
+import Foundation
+
+/// What a sync does with a card the server holds, decided from values
+/// alone: the contact here (if any), the server's card, the version both
+/// last agreed on, and which side wins a property both changed. The
+/// session reads those and writes what this says; the rules live here.
+struct PullDecision: Equatable {
+    enum Write: Equatable {
+        case nothing
+        /// A contact the database lacks (new there, or edited there after
+        /// a deletion here).
+        case insert(ContactDraft)
+        /// The contact here, replaced by the server's card or the merge.
+        case replace(ContactDraft)
+    }
+
+    enum Counted: Equatable {
+        case none, new, changed
+    }
+
+    /// What the sync record stores as the contact's synced revision.
+    enum SyncedRevision: Equatable {
+        /// The one both sides agreed on before: what is left is pushed.
+        case agreed(Int)
+        /// The contact's revision now: nothing to push.
+        case local(Int)
+        /// The revision the write makes: nothing to push.
+        case written
+    }
+
+    var write: Write = .nothing
+    var counted: Counted = .none
+    /// A conflict to record: the side kept, the properties both changed
+    /// (none when an edit beat a deletion), the losing version.
+    var conflict: (kept: SyncPreference, properties: [String], losing: ContactDraft?)?
+    var revision: SyncedRevision = .written
+    /// The base stored with the record: the server's card, or the agreed
+    /// version when a deletion here is still to be pushed.
+    var keepsAgreedBase = false
+
+    static func == (a: PullDecision, b: PullDecision) -> Bool {
+        a.write == b.write && a.counted == b.counted && a.revision == b.revision && a.keepsAgreedBase == b.keepsAgreedBase
+            && a.conflict?.kept == b.conflict?.kept && a.conflict?.properties == b.conflict?.properties
+            && a.conflict?.losing == b.conflict?.losing
+    }
+
+    /// - parameter isSynced: whether a sync record existed for the card.
+    /// - parameter base: the version both sides last agreed on, if known.
+    /// - parameter agreedRevision: the contact's revision then.
+    /// - parameter local: the contact here and its revision; nil when it
+    ///   is not here (deleted here, or never pulled).
+    static func decide(isSynced: Bool, base: ContactDraft?, agreedRevision: Int?, local: (draft: ContactDraft, revision: Int)?,
+                       server: ContactDraft, prefer: SyncPreference) -> PullDecision {
+        var decision = PullDecision()
+        guard let local else {
+            if isSynced, let base, ContactMerge.isSame(base, server) {
+                // Deleted here, unchanged there: the deletion is pushed.
+                decision.revision = .agreed(agreedRevision ?? 0)
+                decision.keepsAgreedBase = true
+                return decision
+            }
+            decision.write = .insert(server)
+            if isSynced {
+                // Deleted here, changed there: the edit wins.
+                decision.counted = .changed
+                decision.conflict = (.server, [], nil)
+            } else {
+                decision.counted = .new
+            }
+            return decision
+        }
+        let isChangedHere = agreedRevision.map { local.revision > $0 } ?? true
+        var result = server
+        if isChangedHere {
+            let merge = ContactMerge(base: base, local: local.draft, server: server, prefer: prefer)
+            result = merge.merged
+            if !merge.conflicting.isEmpty {
+                decision.conflict = (prefer, merge.conflicting, prefer == .server ? local.draft : server)
+            }
+        }
+        let isReplaced = !ContactMerge.isSame(result, local.draft)
+        if isReplaced {
+            decision.write = .replace(result)
+            decision.counted = .changed
+        }
+        if !ContactMerge.isSame(result, server) {
+            // The merge holds what the server lacks: push it.
+            decision.revision = .agreed(agreedRevision ?? 0)
+        } else if !isReplaced {
+            decision.revision = .local(local.revision)
+        }
+        return decision
+    }
+
+    /// Which version both sides last agreed on.
+    enum Agreed: Equatable {
+        /// The sync record's own base and revision.
+        case record
+        /// The push at this index, which the server holds exactly: its
+        /// answer was lost, but it arrived.
+        case push(Int)
+        /// A new card none of whose pushes the server holds as sent: the
+        /// first push, as the base to merge from, at the record's revision.
+        case firstPushBase
+    }
+
+    /// Of the pushes whose answers were never stored (the sync died), the
+    /// one the server holds exactly arrived; else a new card's first push
+    /// arrived if the server holds any card at its href.
+    static func agreed(recordHasBase: Bool, pushes: [ContactDraft], server: ContactDraft) -> Agreed {
+        if let arrived = pushes.lastIndex(where: { ContactMerge.isSame($0, server) }) { return .push(arrived) }
+        return !recordHasBase && !pushes.isEmpty ? .firstPushBase : .record
+    }
+}
+
+/// What the answer to a PUT or DELETE means for its card.
+enum PushOutcome: Equatable {
+    /// Stored (2xx): the card is synced as sent.
+    case stored
+    /// A DELETE of a card already gone (404, 410): nothing left to do.
+    case alreadyGone
+    /// The server's card changed since it was listed (412, or 404 for a
+    /// known card's PUT): pull it, merge, push again.
+    case changedThere
+    /// Anything else: reported, and tried again at the next sync.
+    case refused(Int)
+
+    static func ofPut(status: Int, isNew: Bool) -> PushOutcome {
+        switch status {
+        case 200..<300: return .stored
+        case 412: return .changedThere
+        case 404 where !isNew: return .changedThere
+        default: return .refused(status)
+        }
+    }
+
+    static func ofDelete(status: Int) -> PushOutcome {
+        switch status {
+        case 200..<300: return .stored
+        case 404, 410: return .alreadyGone
+        case 412: return .changedThere
+        default: return .refused(status)
+        }
+    }
+}
