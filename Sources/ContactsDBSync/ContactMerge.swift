@@ -38,6 +38,9 @@ struct ContactMerge {
         properties.allSatisfy { $0.value(a) == $0.value(b) }
     }
 
+    /// The JSON names of the properties compared and merged.
+    static var propertyNames: [String] { properties.map(\.name) }
+
     // MARK: - Non public
 
     private struct Property {

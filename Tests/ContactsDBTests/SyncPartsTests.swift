@@ -11,6 +11,18 @@ struct SyncPartsTests {
     private let base = ContactDraft(id: "a", firstName: "Anna", lastName: "Petrova", company: "Sprocket",
                                     phones: [Phone(value: "+7 912 345-67-89")])
 
+    /// A field the merge does not know is one whose change alone compares
+    /// equal, and is never stored or pushed: every stored property of a
+    /// draft and of its details must be among the merged ones.
+    @Test func theMergeKnowsEveryStoredPropertyOfAContact() {
+        let json = ["isFavorite": "favorite"]
+        let stored = (Mirror(reflecting: ContactDraft()).children.compactMap(\.label).filter { !["id", "details"].contains($0) }
+            + Mirror(reflecting: ContactDetails()).children.compactMap(\.label))
+            .map { json[$0] ?? $0 }
+        #expect(Set(stored) == Set(ContactMerge.propertyNames))
+        #expect(stored.count == ContactMerge.propertyNames.count)
+    }
+
     @Test func aPropertyChangedOnOneSideTakesThatSide() {
         var local = base, server = base
         local.company = "Acme"
