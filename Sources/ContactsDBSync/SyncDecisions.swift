@@ -114,6 +114,25 @@ struct PullDecision: Equatable {
     }
 }
 
+/// What a card the server removed does to the contact here.
+enum RemovalDecision: Equatable {
+    /// Only the sync record goes: the server was never known to hold the
+    /// card (it is pushed again as new), or the contact is gone here too.
+    case forgetRecord
+    /// Unchanged here since the version the server removed: it goes too.
+    case deleteContact
+    /// Changed here since: an edit beats a deletion, and it is pushed back.
+    case keepEdited
+
+    /// - parameter agreedRevision: the contact's revision when the server
+    ///   last held its card (confirmed, or a push that may have arrived);
+    ///   nil when the server was never known to hold it.
+    static func decide(agreedRevision: Int?, localRevision: Int?) -> RemovalDecision {
+        guard let agreedRevision, let localRevision else { return .forgetRecord }
+        return localRevision > agreedRevision ? .keepEdited : .deleteContact
+    }
+}
+
 /// What the answer to a PUT or DELETE means for its card.
 enum PushOutcome: Equatable {
     /// Stored (2xx): the card is synced as sent.

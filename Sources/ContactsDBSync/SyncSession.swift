@@ -357,14 +357,15 @@ final class SyncSession {
     private func remove(href: String, _ db: Database) throws {
         guard let synced = try SyncState.card(href: href, db) else { return }
         try SyncState.deleteCard(contactId: synced.contactId, db)
-        // A card the server was never known to hold is pushed again as new.
-        let syncedRevision = synced.base != nil ? synced.revision : synced.pushes.last?.revision
-        guard let syncedRevision, let stored = try ContactReader.stored(ids: [synced.contactId], db).first else { return }
-        if stored.contact.revision > syncedRevision {
+        let stored = try ContactReader.stored(ids: [synced.contactId], db).first
+        let agreed = synced.base != nil ? synced.revision : synced.pushes.last?.revision
+        switch RemovalDecision.decide(agreedRevision: agreed, localRevision: stored?.contact.revision) {
+        case .forgetRecord: break
+        case .keepEdited:
             try record(SyncConflict(contactId: synced.contactId, detectedAt: Date(), kept: .local, properties: [],
                                     losing: nil), db)
-        } else {
-            try ContactWriter.delete([stored.pk], db)
+        case .deleteContact:
+            try ContactWriter.delete([stored!.pk], db)
             report.pulled.deleted += 1
         }
     }

@@ -96,6 +96,13 @@ import Testing
         #expect(PullDecision.agreed(recordHasBase: false, pushes: [], server: base) == .record)
     }
 
+    @Test func aRemovalDeletesOnlyWhatDidNotChangeHere() {
+        #expect(RemovalDecision.decide(agreedRevision: 5, localRevision: 5) == .deleteContact)
+        #expect(RemovalDecision.decide(agreedRevision: 5, localRevision: 6) == .keepEdited)
+        #expect(RemovalDecision.decide(agreedRevision: nil, localRevision: 6) == .forgetRecord, "never on the server")
+        #expect(RemovalDecision.decide(agreedRevision: 5, localRevision: nil) == .forgetRecord, "gone here too")
+    }
+
     @Test(arguments: [
         (200, true, PushOutcome.stored), (201, true, .stored), (204, false, .stored),
         (412, false, .changedThere), (412, true, .changedThere), (404, false, .changedThere), (404, true, .refused(404)),
