@@ -62,19 +62,17 @@ struct ContactMerge {
         }
     }
 
-    /// Every field of a draft but its id, by its JSON name.
+    /// Every field of a draft but its id, by its JSON name; the whole
+    /// card's texts as ``DetailText`` declares them.
     nonisolated(unsafe) private static let properties: [Property] = [
         Property("kind", \.details.kind), Property("firstName", \.firstName), Property("lastName", \.lastName),
         Property("company", \.company), Property("age", \.age), Property("favorite", \.isFavorite),
-        Property("groups", \.groups, comparedAs: Set.init), Property("namePrefix", \.details.namePrefix),
-        Property("middleName", \.details.middleName), Property("nameSuffix", \.details.nameSuffix),
-        Property("phoneticFirstName", \.details.phoneticFirstName),
-        Property("phoneticMiddleName", \.details.phoneticMiddleName),
-        Property("phoneticLastName", \.details.phoneticLastName), Property("nickname", \.details.nickname),
-        Property("formattedName", \.details.formattedName), Property("department", \.details.department),
-        Property("jobTitle", \.details.jobTitle), Property("role", \.details.role),
-        Property("birthday", \.details.birthday), Property("dates", \.details.dates), Property("note", \.details.note),
-        Property("urls", \.details.urls), Property("relations", \.details.relations),
+        Property("groups", \.groups, comparedAs: Set.init),
+    ] + DetailText.all.map { text in
+        let details: WritableKeyPath<ContactDraft, ContactDetails> = \.details
+        return Property(text.key, details.appending(path: text.field))
+    } + [
+        Property("dates", \.details.dates), Property("urls", \.details.urls), Property("relations", \.details.relations),
         Property("socialProfiles", \.details.socialProfiles), Property("extra", \.details.extra),
         Property("photo", \.details.photo), Property("phones", \.phones), Property("emails", \.emails),
         Property("addresses", \.addresses), Property("messengers", \.messengers),

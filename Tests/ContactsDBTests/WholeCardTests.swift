@@ -48,7 +48,7 @@ import Testing
         var details = ContactDetails()
         ContactDetailColumns.setTexts(of: &details) { "column \($0)" }
         for (index, column) in ContactDetailColumns.text.enumerated() {
-            #expect(details[keyPath: column.field] == "column \(index)", "\(column.name)")
+            #expect(details[keyPath: column.field] == "column \(index)", "\(column.key)")
         }
     }
 

@@ -26,8 +26,8 @@ enum ContactJSONWriter {
         json.add("groups", draft.groups)
         // The whole card's fields only where they hold something, so that
         // a plain contact reads as it always has.
-        for (key, keyPath) in ContactJSON.detailTexts {
-            if let value = draft.details[keyPath: keyPath] { json.add(key, value) }
+        for text in ContactJSON.detailTexts {
+            if let value = draft.details[keyPath: text.field] { json.add(text.key, value) }
         }
         let details = draft.details
         if !details.dates.isEmpty { json.addObjects("dates", details.dates) { [("type", $0.type), ("value", $0.value), ("parameters", $0.parameters)] } }

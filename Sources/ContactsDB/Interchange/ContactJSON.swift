@@ -20,24 +20,15 @@ public struct ContactJSON: Sendable {
         case photo(ContactPhoto?)
     }
 
-    /// The optional texts of the whole card by JSON key, in the order
-    /// export writes them.
-    nonisolated(unsafe) static let detailTexts: [(key: String, field: WritableKeyPath<ContactDetails, String?>)] = [
-        ("namePrefix", \.namePrefix), ("middleName", \.middleName), ("nameSuffix", \.nameSuffix),
-        ("phoneticFirstName", \.phoneticFirstName), ("phoneticMiddleName", \.phoneticMiddleName),
-        ("phoneticLastName", \.phoneticLastName), ("nickname", \.nickname), ("formattedName", \.formattedName),
-        ("department", \.department), ("jobTitle", \.jobTitle), ("role", \.role), ("birthday", \.birthday),
-        ("note", \.note),
-    ]
+    /// The optional texts of the whole card, in the order export writes them.
+    static let detailTexts = DetailText.all
 
     static let derivedKeys: Set<String> = [
         "displayName", "sortName", "sectionKey", "sortIndex", "createdAt", "updatedAt", "revision", "hasPhoto",
     ]
-    private static let keys = ["id", "kind", "firstName", "lastName", "company", "age", "favorite", "groups",
-                               "namePrefix", "middleName", "nameSuffix", "phoneticFirstName", "phoneticMiddleName",
-                               "phoneticLastName", "nickname", "formattedName", "department", "jobTitle", "role",
-                               "birthday", "dates", "note", "urls", "relations", "socialProfiles", "extra", "photo",
-                               "phones", "emails", "addresses", "messengers"]
+    private static let keys = ["id", "kind", "firstName", "lastName", "company", "age", "favorite", "groups"]
+        + detailTexts.map(\.key)
+        + ["dates", "urls", "relations", "socialProfiles", "extra", "photo", "phones", "emails", "addresses", "messengers"]
 
     /// A draft holding just the fields present in the input.
     public var draft: ContactDraft {

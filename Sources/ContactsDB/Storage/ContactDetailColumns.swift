@@ -2,15 +2,8 @@
 /// optional texts as columns of `contact`, its lists as child tables.
 enum ContactDetailColumns {
     /// The optional text columns of `contact` that store a detail as given
-    /// (`kind` and `formattedName` are written apart: the one is never
-    /// null, the other is kept only where it differs from `displayName`).
-    // Key paths are immutable values; only their type is not marked Sendable.
-    nonisolated(unsafe) static let text: [(name: String, field: WritableKeyPath<ContactDetails, String?>)] = [
-        ("namePrefix", \.namePrefix), ("middleName", \.middleName), ("nameSuffix", \.nameSuffix),
-        ("phoneticFirstName", \.phoneticFirstName), ("phoneticMiddleName", \.phoneticMiddleName),
-        ("phoneticLastName", \.phoneticLastName), ("nickname", \.nickname), ("department", \.department),
-        ("jobTitle", \.jobTitle), ("role", \.role), ("birthday", \.birthday), ("note", \.note),
-    ]
+    /// (``DetailText`` with the `column` role).
+    static let text = DetailText.with(.column)
 
     /// Stores `value(i)` in the field of `text[i]`, for each `i`: what a
     /// loop of key-path writes does, at a fraction of its cost, which was

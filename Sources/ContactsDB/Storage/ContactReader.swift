@@ -17,7 +17,7 @@ package enum ContactReader {
         contact.displayName, contact.sortName, contact.sectionKey, contact.sortIndex,
         contact.createdAt, contact.updatedAt, contact.favoritePosition IS NOT NULL, contact.attributes,
         contact.revision, contact.kind, contact.formattedName,
-        \(ContactDetailColumns.text.map { "contact." + $0.name }.joined(separator: ", "))
+        \(ContactDetailColumns.text.map { "contact." + $0.key }.joined(separator: ", "))
         """
 
     /// The column of the first detail text, after `kind` and `formattedName`.

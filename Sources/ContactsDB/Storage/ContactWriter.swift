@@ -21,7 +21,7 @@ package final class ContactWriter {
         "firstName", "lastName", "company", "age", "displayName", "sortName", "sectionKey",
         "sortIndex", "sortKey", "firstNameKey", "lastNameKey", "companyKey", "companyFolded",
         "attributes", "nameWords", "createdAt", "updatedAt", "revision", "kind", "formattedName",
-    ] + ContactDetailColumns.text.map(\.name) + ["searchWords"]
+    ] + ContactDetailColumns.text.map(\.key) + ["searchWords"]
 
     package init(_ db: Database) throws {
         let columns = Self.contactColumns

@@ -62,8 +62,8 @@ package enum ContactValidator {
             result.firstName = try name(draft.firstName, field("firstName"))
             result.lastName = try name(draft.lastName, field("lastName"))
             result.company = try name(draft.company, field("company"))
-            for (name, keyPath) in Self.detailNames {
-                result.details[keyPath: keyPath] = try self.name(draft.details[keyPath: keyPath], field(name))
+            for text in Self.detailNames {
+                result.details[keyPath: text.field] = try self.name(draft.details[keyPath: text.field], field(text.key))
             }
             let hasName = result.firstName != nil || result.lastName != nil || result.company != nil
             if isTyped {
@@ -115,12 +115,7 @@ package enum ContactValidator {
         }
 
         /// The optional names of the whole card, tidied like the three names.
-        nonisolated(unsafe) static let detailNames: [(name: String, field: WritableKeyPath<ContactDetails, String?>)] = [
-            ("namePrefix", \.namePrefix), ("middleName", \.middleName), ("nameSuffix", \.nameSuffix),
-            ("phoneticFirstName", \.phoneticFirstName), ("phoneticMiddleName", \.phoneticMiddleName),
-            ("phoneticLastName", \.phoneticLastName), ("nickname", \.nickname), ("formattedName", \.formattedName),
-            ("department", \.department), ("jobTitle", \.jobTitle), ("role", \.role),
-        ]
+        static let detailNames = DetailText.with(.name)
 
         /// A typed photo must decode (``PhotoImage`` says why not); an
         /// imported one is kept as given, its type found by content where

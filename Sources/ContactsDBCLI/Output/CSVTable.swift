@@ -6,20 +6,24 @@ import ContactsDB
 struct CSVTable {
     let maxChildren: ChildCounts
 
-    /// The single-valued columns, in order.
-    private static let fields: [(name: String, value: @Sendable (Contact) -> String)] = [
+    typealias Column = (name: String, value: @Sendable (Contact) -> String)
+
+    /// The single-valued columns, in order: the whole card's texts as
+    /// ``DetailText`` declares them.
+    private static let fields: [Column] = leadingFields + DetailText.all.map(detailColumn) + [hasPhoto]
+
+    private static let hasPhoto: Column = ("hasPhoto", { $0.hasPhoto ? "true" : "false" })
+
+    private static let leadingFields: [Column] = [
         ("id", \.id), ("kind", { $0.kind.rawValue }), ("firstName", { $0.firstName ?? "" }),
         ("lastName", { $0.lastName ?? "" }), ("company", { $0.company ?? "" }),
         ("age", { $0.age.map(String.init) ?? "" }), ("favorite", { $0.isFavorite ? "true" : "false" }),
         ("groups", { $0.groups.joined(separator: "; ") }), ("displayName", \.displayName), ("sectionKey", \.sectionKey),
-        ("namePrefix", { $0.namePrefix ?? "" }), ("middleName", { $0.middleName ?? "" }),
-        ("nameSuffix", { $0.nameSuffix ?? "" }), ("phoneticFirstName", { $0.phoneticFirstName ?? "" }),
-        ("phoneticMiddleName", { $0.phoneticMiddleName ?? "" }), ("phoneticLastName", { $0.phoneticLastName ?? "" }),
-        ("nickname", { $0.nickname ?? "" }), ("formattedName", { $0.formattedName ?? "" }),
-        ("department", { $0.department ?? "" }), ("jobTitle", { $0.jobTitle ?? "" }), ("role", { $0.role ?? "" }),
-        ("birthday", { $0.birthday ?? "" }), ("note", { $0.note ?? "" }),
-        ("hasPhoto", { $0.hasPhoto ? "true" : "false" }),
     ]
+
+    private static func detailColumn(_ text: DetailText) -> Column {
+        (text.key, { @Sendable contact in contact.details[keyPath: text.field] ?? "" })
+    }
 
     /// The lists: column prefix, the parts of each entry, how many columns
     /// of entries, and each entry's parts.

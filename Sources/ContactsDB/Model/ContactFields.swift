@@ -1,0 +1,47 @@
+/// The whole card's optional texts, each declared once: its key (the JSON
+/// key, the `contact` column, the CSV column and the sync merge's property
+/// name) and what it takes part in. Storage, JSON, validation, CSV and the
+/// merge read this list; what is truly one field's own (its vCard property,
+/// a typed-input option) stays with that field.
+package struct DetailText: Sendable {
+    package struct Roles: OptionSet, Sendable {
+        package let rawValue: Int
+        package init(rawValue: Int) { self.rawValue = rawValue }
+
+        /// Stored in a column of its name (`formattedName` is written
+        /// apart: it is kept only where it differs from the display name).
+        package static let column = Roles(rawValue: 1 << 0)
+        /// Tidied like the three names on the way in (spaces, controls).
+        package static let name = Roles(rawValue: 1 << 1)
+    }
+
+    package let key: String
+    // Key paths are immutable values; only their type is not marked Sendable.
+    nonisolated(unsafe) package let field: WritableKeyPath<ContactDetails, String?>
+    package let roles: Roles
+
+    init(_ key: String, _ field: WritableKeyPath<ContactDetails, String?>, _ roles: Roles) {
+        (self.key, self.field, self.roles) = (key, field, roles)
+    }
+
+    /// In the order export writes them.
+    package static let all: [DetailText] = [
+        DetailText("namePrefix", \.namePrefix, [.column, .name]),
+        DetailText("middleName", \.middleName, [.column, .name]),
+        DetailText("nameSuffix", \.nameSuffix, [.column, .name]),
+        DetailText("phoneticFirstName", \.phoneticFirstName, [.column, .name]),
+        DetailText("phoneticMiddleName", \.phoneticMiddleName, [.column, .name]),
+        DetailText("phoneticLastName", \.phoneticLastName, [.column, .name]),
+        DetailText("nickname", \.nickname, [.column, .name]),
+        DetailText("formattedName", \.formattedName, [.name]),
+        DetailText("department", \.department, [.column, .name]),
+        DetailText("jobTitle", \.jobTitle, [.column, .name]),
+        DetailText("role", \.role, [.column, .name]),
+        DetailText("birthday", \.birthday, [.column]),
+        DetailText("note", \.note, [.column]),
+    ]
+
+    package static func with(_ role: Roles) -> [DetailText] {
+        all.filter { $0.roles.contains(role) }
+    }
+}
