@@ -20,6 +20,7 @@ import Testing
         draft.middleName = "Q."
         draft.nameSuffix = "Jr."
         draft.phoneticFirstName = "Jayn"
+        draft.phoneticMiddleName = "Kyu"
         draft.phoneticLastName = "Dough"
         draft.nickname = "JJ,Janie"
         draft.formattedName = "Dr. Jane Doe"
@@ -34,6 +35,25 @@ import Testing
         draft.socialProfiles = [SocialProfile(service: "twitter", handle: "jdoe", url: "https://twitter.com/jdoe")]
         draft.extra = ["item7.X-CUSTOM;TYPE=foo:bar\\, baz", "X-ANDROID-CUSTOM:vnd.android.cursor.item/nickname;JJ;1;;;;;;;;;;;;;"]
         return draft
+    }
+
+    /// A field added to the model without a value here would go untested
+    /// through every format: each stored property of a draft and of its
+    /// details must hold one, but those tested elsewhere.
+    @Test func theWholeCardHoldsEveryStoredProperty() {
+        // The photo has its own tests (PhotoTests); kind and favorite are
+        // never empty.
+        let elsewhere: Set = ["photo", "kind", "isFavorite", "details"]
+        let card = Self.everyField
+        let children = Array(Mirror(reflecting: card).children) + Array(Mirror(reflecting: card.details).children)
+        let empty = children.filter { child in
+            guard let label = child.label, !elsewhere.contains(label) else { return false }
+            let value = child.value
+            if let optional = value as? any OptionalProtocol { return optional.isNone }
+            if let collection = value as? any Collection { return collection.isEmpty }
+            return false
+        }.compactMap(\.label)
+        #expect(empty.isEmpty, "fields without a value in the whole card: \(empty)")
     }
 
     func stored(_ draft: ContactDraft) throws -> (ContactStore, Contact) {
@@ -266,4 +286,13 @@ import Testing
         draft.extra = []
         #expect(try store.add(draft).phones.first?.parameters == #"X-NOTE="a;b:c";X-SLOT=1"#)
     }
+}
+
+/// Whether a value of any optional type is nil, for `Mirror`'s untyped values.
+private protocol OptionalProtocol {
+    var isNone: Bool { get }
+}
+
+extension Optional: OptionalProtocol {
+    var isNone: Bool { self == nil }
 }
