@@ -9,6 +9,21 @@ import Testing
     let directory = TemporaryDirectory()
     let cli = CLIRunner()
 
+    /// Each text the registry says is typed with an option has one, and it
+    /// lands in its field.
+    @Test func theWholeCardsOptionsAreTheRegistrysAndLandInTheirFields() throws {
+        let keys = DetailText.with(.option).map(\.key)
+        #expect(Set(try ContactInputOptions.parse([]).detailOptions.keys) == Set(keys))
+        let kebab = { (key: String) in key.replacing(/[A-Z]/) { "-" + $0.output.lowercased() } }
+        let arguments = keys.flatMap { ["--\(kebab($0))", $0 == "birthday" ? "1980-02-29" : "value of \($0)"] }
+        let options = try ContactInputOptions.parse(arguments)
+        var draft = ContactDraft()
+        options.apply(to: &draft)
+        for text in DetailText.with(.option) {
+            #expect(draft.details[keyPath: text.field] == (text.key == "birthday" ? "1980-02-29" : "value of \(text.key)"))
+        }
+    }
+
     @Test func globalDatabaseOptionMovesBehindTheCommand() {
         #expect(movingGlobalOptions(["--db", "x.sqlite", "query", "--count"]) == ["query", "--count", "--db", "x.sqlite"])
         #expect(movingGlobalOptions(["--db=x.sqlite", "delete", "a", "--", "-b"]) == ["delete", "a", "--db=x.sqlite", "--", "-b"])

@@ -13,6 +13,10 @@ package struct DetailText: Sendable {
         package static let column = Roles(rawValue: 1 << 0)
         /// Tidied like the three names on the way in (spaces, controls).
         package static let name = Roles(rawValue: 1 << 1)
+        /// Among the texts `--text` searches (its words in `searchWords`).
+        package static let searched = Roles(rawValue: 1 << 2)
+        /// Typed with an option of `add` and `update` (`--job-title`).
+        package static let option = Roles(rawValue: 1 << 3)
     }
 
     package let key: String
@@ -26,19 +30,19 @@ package struct DetailText: Sendable {
 
     /// In the order export writes them.
     package static let all: [DetailText] = [
-        DetailText("namePrefix", \.namePrefix, [.column, .name]),
-        DetailText("middleName", \.middleName, [.column, .name]),
-        DetailText("nameSuffix", \.nameSuffix, [.column, .name]),
-        DetailText("phoneticFirstName", \.phoneticFirstName, [.column, .name]),
-        DetailText("phoneticMiddleName", \.phoneticMiddleName, [.column, .name]),
-        DetailText("phoneticLastName", \.phoneticLastName, [.column, .name]),
-        DetailText("nickname", \.nickname, [.column, .name]),
-        DetailText("formattedName", \.formattedName, [.name]),
-        DetailText("department", \.department, [.column, .name]),
-        DetailText("jobTitle", \.jobTitle, [.column, .name]),
-        DetailText("role", \.role, [.column, .name]),
-        DetailText("birthday", \.birthday, [.column]),
-        DetailText("note", \.note, [.column]),
+        DetailText("namePrefix", \.namePrefix, [.column, .name, .searched]),
+        DetailText("middleName", \.middleName, [.column, .name, .searched, .option]),
+        DetailText("nameSuffix", \.nameSuffix, [.column, .name, .searched]),
+        DetailText("phoneticFirstName", \.phoneticFirstName, [.column, .name, .searched]),
+        DetailText("phoneticMiddleName", \.phoneticMiddleName, [.column, .name, .searched]),
+        DetailText("phoneticLastName", \.phoneticLastName, [.column, .name, .searched]),
+        DetailText("nickname", \.nickname, [.column, .name, .searched, .option]),
+        DetailText("formattedName", \.formattedName, [.name, .searched]),
+        DetailText("department", \.department, [.column, .name, .searched]),
+        DetailText("jobTitle", \.jobTitle, [.column, .name, .searched, .option]),
+        DetailText("role", \.role, [.column, .name, .searched]),
+        DetailText("birthday", \.birthday, [.column, .option]),
+        DetailText("note", \.note, [.column, .searched, .option]),
     ]
 
     package static func with(_ role: Roles) -> [DetailText] {

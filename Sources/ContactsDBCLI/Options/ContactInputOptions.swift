@@ -38,10 +38,16 @@ struct ContactInputOptions: ParsableArguments {
             || !phones.isEmpty || !emails.isEmpty || !messengers.isEmpty
     }
 
+    /// The options of the whole card's texts (``DetailText`` with the
+    /// `option` role), by key.
+    var detailOptions: [String: String?] {
+        ["middleName": middleName, "nickname": nickname, "jobTitle": jobTitle, "birthday": birthday, "note": note]
+    }
+
     /// The whole card's fields given as flags, with where they go.
     private var detailFlags: [(WritableKeyPath<ContactDetails, String?>, String)] {
-        [(\.middleName, middleName), (\.nickname, nickname), (\.jobTitle, jobTitle), (\.birthday, birthday),
-         (\.note, note)].compactMap { keyPath, value in value.map { (keyPath, $0) } }
+        let given = detailOptions
+        return DetailText.with(.option).compactMap { text in given[text.key].flatMap { $0 }.map { (text.field, $0) } }
     }
 
     func validate() throws {
