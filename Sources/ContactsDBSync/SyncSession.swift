@@ -172,11 +172,14 @@ final class SyncSession {
 
     /// Fetches the cards at `hrefs` a batch at a time and stores each
     /// batch in one transaction; an href the server answers 404 or 410 for
-    /// is a removed card. While one batch is stored, the next two are
-    /// fetched, read and derived on other threads: the server's time, the
-    /// reading and the writing overlap, and at most three batches are in
-    /// memory. Returns false when a card was not sent or could not be read
-    /// (it is reported, and tried again at the next sync).
+    /// is a removed card. The import pipeline's stages: a reading thread
+    /// fetches, reads, validates and derives (the next batch's request
+    /// already out while one is read), and hands batches through its
+    /// bounded buffer to this thread, which writes them: the server's
+    /// time, the reading and the writing overlap, and at most three
+    /// batches are in memory. Returns false when a card was not sent or
+    /// could not be read (it is reported, and tried again at the next
+    /// sync).
     @discardableResult
     private func pullCards(_ hrefs: [String]) throws -> Bool {
         let batches = stride(from: 0, to: hrefs.count, by: Self.batchSize).map {
@@ -185,36 +188,16 @@ final class SyncSession {
         var stored = PhoneRegions.default
         try database.read { db in stored = try Settings.phoneRegions(db) }
         let (client, collection, regions) = (self.client, self.collection, stored)
-        func prepare(_ batch: [String]) -> Background<Fetched> {
-            let pending = Self.fetch(batch, client, collection)
-            return Background {
-                do {
-                    let answer = try Self.cards(in: try client.wait(pending), collection: collection)
-                    return Fetched(cards: Self.read(answer.cards, regions: regions), gone: answer.gone)
-                } catch ContactsDBError.remoteAnswerUnreadable where batch.count > 1 {
-                    // One card the answer cannot carry (a note past any
-                    // limit, bytes that are not UTF-8) must not stop the
-                    // others: each is asked for alone.
-                    var fetched = Fetched()
-                    for href in batch {
-                        do {
-                            let answer = try Self.cards(in: try client.wait(Self.fetch([href], client, collection)),
-                                                        collection: collection)
-                            fetched.cards.merge(Self.read(answer.cards, regions: regions)) { $1 }
-                            fetched.gone.formUnion(answer.gone)
-                        } catch ContactsDBError.remoteAnswerUnreadable(_, let reason) {
-                            fetched.unreadable[href] = reason
-                        }
-                    }
-                    return fetched
-                }
-            }
-        }
-        var ahead = batches.prefix(2).map(prepare)
         var isComplete = true
-        for (index, batch) in batches.enumerated() {
-            let fetched = try ahead.removeFirst().wait()
-            if index + 2 < batches.count { ahead.append(prepare(batches[index + 2])) }
+        try BatchBuffer<(hrefs: [String], fetched: Fetched)>.run(capacity: 1, read: { buffer in
+            var pending = batches.first.map { Self.fetch($0, client, collection) }
+            for (index, batch) in batches.enumerated() {
+                let next = index + 1 < batches.count ? Self.fetch(batches[index + 1], client, collection) : nil
+                let fetched = try Self.fetched(batch, pending!, client, collection, regions)
+                guard buffer.put((batch, fetched)) else { return }
+                pending = next
+            }
+        }, write: { batch, fetched in
             try database.write { db in
                 let writer = try ContactWriter(db)
                 for href in batch {
@@ -233,8 +216,31 @@ final class SyncSession {
             }
             done += batch.count
             progress?(done, total)
-        }
+        })
         return isComplete
+    }
+
+    /// A batch's answer, read; a batch whose answer cannot be read (a note
+    /// past any limit, bytes that are not UTF-8) is asked for card by card,
+    /// so that one such card does not stop the others.
+    private static func fetched(_ batch: [String], _ pending: DAVClient.Pending, _ client: DAVClient, _ collection: URL,
+                                _ regions: PhoneRegions) throws -> Fetched {
+        do {
+            let answer = try cards(in: try client.wait(pending), collection: collection)
+            return Fetched(cards: read(answer.cards, regions: regions), gone: answer.gone)
+        } catch ContactsDBError.remoteAnswerUnreadable where batch.count > 1 {
+            var fetched = Fetched()
+            for href in batch {
+                do {
+                    let answer = try cards(in: try client.wait(fetch([href], client, collection)), collection: collection)
+                    fetched.cards.merge(read(answer.cards, regions: regions)) { $1 }
+                    fetched.gone.formUnion(answer.gone)
+                } catch ContactsDBError.remoteAnswerUnreadable(_, let reason) {
+                    fetched.unreadable[href] = reason
+                }
+            }
+            return fetched
+        }
     }
 
     /// A batch's cards as fetched: read, gone (404, 410), or in an answer
@@ -564,23 +570,5 @@ final class SyncSession {
     private static func unexpected(_ answer: DAVClient.Response, doing what: String) -> ContactsDBError {
         answer.status == 403 ? .remoteRefusedCredentials(url: answer.url.absoluteString)
             : .remoteUnavailable(url: answer.url.absoluteString, reason: "it answered \(answer.status) when \(what)")
-    }
-}
-
-/// Work started on another thread, whose result is waited for once.
-private final class Background<T: Sendable>: @unchecked Sendable {
-    private let finished = DispatchSemaphore(value: 0)
-    private var result: Result<T, Error>?
-
-    init(_ work: @escaping @Sendable () throws -> T) {
-        DispatchQueue.global().async {
-            self.result = Result(catching: work)
-            self.finished.signal()
-        }
-    }
-
-    func wait() throws -> T {
-        finished.wait()
-        return try result!.get()
     }
 }

@@ -48,7 +48,7 @@ package struct ImportPipeline {
         var indexes = try DeferredIndexes(db, minimumContacts: deferringIndexesAfter)
         var report = ImportReport()
         let readingSide = ReadingSide()
-        let buffer = Buffer()
+        let buffer = BatchBuffer<[Prepared]>(capacity: Self.capacity)
         let (inputs, skippingInvalid, regions) = (inputs, skippingInvalid, writer.regions)
         let reader = Thread {
             Self.read(inputs, skippingInvalid: skippingInvalid, regions: regions, into: buffer, counting: readingSide)
@@ -101,7 +101,7 @@ package struct ImportPipeline {
     private typealias Record = (path: String, bytesRead: Int, result: Result<ContactDraft, ContactsDBError>)
 
     private static func read(
-        _ inputs: [ImportInput], skippingInvalid: Bool, regions: PhoneRegions, into buffer: Buffer,
+        _ inputs: [ImportInput], skippingInvalid: Bool, regions: PhoneRegions, into buffer: BatchBuffer<[Prepared]>,
         counting side: ReadingSide
     ) {
         let started = PhaseClock.now()
@@ -224,66 +224,5 @@ package struct ImportPipeline {
             }
         }
         return results.map { $0! }
-    }
-
-    /// The hand-over between the reading and the writing thread.
-    private final class Buffer: @unchecked Sendable {
-        private let condition = NSCondition()
-        private var batches: [[Prepared]] = []
-        private var isFinished = false, isCancelled = false
-        private var failure: Error?
-
-        /// Waits for room; false when the writer has stopped.
-        func put(_ batch: [Prepared]) -> Bool {
-            condition.lock()
-            defer { condition.unlock() }
-            while batches.count >= ImportPipeline.capacity, !isCancelled { condition.wait() }
-            guard !isCancelled else { return false }
-            batches.append(batch)
-            condition.broadcast()
-            return true
-        }
-
-        func finish(throwing error: Error?) {
-            condition.lock()
-            defer { condition.unlock() }
-            failure = error
-            isFinished = true
-            condition.broadcast()
-        }
-
-        /// The next batch; nil at the end, or the reader's error once the
-        /// batches before it are taken.
-        func take() throws -> [Prepared]? {
-            condition.lock()
-            defer { condition.unlock() }
-            while batches.isEmpty, !isFinished { condition.wait() }
-            if !batches.isEmpty {
-                condition.broadcast()
-                return batches.removeFirst()
-            }
-            if let failure { throw failure }
-            return nil
-        }
-
-        /// True once the writer has stopped taking batches.
-        var isWriterGone: Bool {
-            condition.lock()
-            defer { condition.unlock() }
-            return isCancelled
-        }
-
-        func cancel() {
-            condition.lock()
-            defer { condition.unlock() }
-            isCancelled = true
-            condition.broadcast()
-        }
-
-        func waitUntilReaderStops() {
-            condition.lock()
-            defer { condition.unlock() }
-            while !isFinished { condition.wait() }
-        }
     }
 }
