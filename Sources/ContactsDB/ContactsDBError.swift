@@ -76,7 +76,11 @@ public enum ContactsDBError: Error, LocalizedError, Equatable, Sendable {
     case conflictNotFound(id: Int)
 
     /// One sentence: the problem, then the advice.
-    public var errorDescription: String? {
+    public var errorDescription: String? { sentence(advice: advice) }
+
+    /// The problem and `advice` as one sentence; a caller that knows
+    /// better advice (a command line naming its command) gives its own.
+    public func sentence(advice: String?) -> String {
         let sentence = problem + (advice.map { "; " + $0 } ?? "")
         return sentence.hasSuffix(".") ? sentence : sentence + "."
     }

@@ -23,8 +23,7 @@ struct ExitStatus: Equatable {
     init(_ error: Error) {
         switch error {
         case let error as ContactsDBError:
-            let sentence = error.problem + ((error.commandLineAdvice ?? error.advice).map { "; " + $0 } ?? "")
-            self.init(code: error.exitCode, message: sentence.hasSuffix(".") ? sentence : sentence + ".")
+            self.init(code: error.exitCode, message: error.sentence(advice: error.commandLineAdvice ?? error.advice))
         case let .syncHelperUnavailable(path, reason) as CommandLineError:
             // EX_UNAVAILABLE, as for a remote that cannot be reached.
             self.init(code: 69, message: "Cannot run \(path), which runs `remote add` and `sync`: \(reason); install it beside contactsdb.")

@@ -7,9 +7,6 @@ import Foundation
 /// answers that fail a sync turned into ``ContactsDBError``s (69 for a
 /// server that fails or cannot be reached, 77 for refused credentials).
 struct DAVClient: Sendable {
-    typealias Response = DAVResponse
-    typealias Request = DAVRequest
-
     /// Requests in flight at once when many go out together (pushes).
     static let concurrency = 8
 
@@ -27,15 +24,15 @@ struct DAVClient: Sendable {
     /// ``ContactsDBError/remoteRefusedCredentials(url:)`` and a 5xx but 501
     /// ``ContactsDBError/remoteUnavailable(url:reason:)``, other statuses
     /// are the caller's to read.
-    func send(_ method: String, _ url: URL, headers: [(String, String)] = [], body: String? = nil) throws -> Response {
+    func send(_ method: String, _ url: URL, headers: [(String, String)] = [], body: String? = nil) throws -> DAVResponse {
         try wait(start(method, url, headers: headers, body: body))
     }
 
     /// Sends the requests, ``concurrency`` at a time, and returns their
     /// answers in order. More at once would only wait in the connection
     /// pool, where a slow server makes them time out.
-    func sendAll(_ requests: [Request]) throws -> [Response] {
-        var answers: [Response] = []
+    func sendAll(_ requests: [DAVRequest]) throws -> [DAVResponse] {
+        var answers: [DAVResponse] = []
         answers.reserveCapacity(requests.count)
         var inFlight = requests.prefix(Self.concurrency).map(start)[...]
         var next = inFlight.count
@@ -52,19 +49,19 @@ struct DAVClient: Sendable {
     /// Starts a request without waiting: several go out at once, each
     /// waited for with ``wait(_:)``.
     func start(_ method: String, _ url: URL, headers: [(String, String)] = [], body: String? = nil) -> Pending {
-        start(Request(method: method, url: url, headers: headers, body: body))
+        start(DAVRequest(method: method, url: url, headers: headers, body: body))
     }
 
-    func start(_ request: Request) -> Pending {
+    func start(_ request: DAVRequest) -> Pending {
         Pending(request: request, answer: transport.start(authorized(request)))
     }
 
     struct Pending: Sendable {
-        var request: Request
+        var request: DAVRequest
         var answer: DAVPending
     }
 
-    func wait(_ pending: Pending) throws -> Response {
+    func wait(_ pending: Pending) throws -> DAVResponse {
         var pending = pending
         var redirects = 0, retries = 0
         while redirects < 5 {
@@ -141,7 +138,7 @@ struct DAVClient: Sendable {
 
     // MARK: - Non public
 
-    private func authorized(_ request: Request) -> Request {
+    private func authorized(_ request: DAVRequest) -> DAVRequest {
         var request = request
         if let authorization { request.headers.append(("Authorization", authorization)) }
         if request.body != nil, request.header("Content-Type") == nil {

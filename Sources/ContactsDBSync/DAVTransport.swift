@@ -23,10 +23,7 @@ package struct DAVRequest: Sendable {
         (self.method, self.url, self.headers, self.body) = (method, url, headers, body)
     }
 
-    /// The first value of the header `name`, whatever its case.
-    package func header(_ name: String) -> String? {
-        headers.first { $0.0.caseInsensitiveCompare(name) == .orderedSame }?.1
-    }
+    package func header(_ name: String) -> String? { headers.value(of: name) }
 }
 
 package struct DAVResponse: Sendable {
@@ -41,9 +38,7 @@ package struct DAVResponse: Sendable {
         (self.url, self.status, self.reason, self.headers, self.body) = (url, status, reason, headers, body)
     }
 
-    package func header(_ name: String) -> String? {
-        headers.first { $0.0.caseInsensitiveCompare(name) == .orderedSame }?.1
-    }
+    package func header(_ name: String) -> String? { headers.value(of: name) }
 
     package var etag: String? { header("ETag") }
 }
@@ -58,5 +53,12 @@ package struct DAVPending: Sendable {
 
     package func wait() throws -> DAVResponse {
         try answer()
+    }
+}
+
+extension [(String, String)] {
+    /// The first value of the header `name`, whatever its case.
+    func value(of name: String) -> String? {
+        first { $0.0.caseInsensitiveCompare(name) == .orderedSame }?.1
     }
 }

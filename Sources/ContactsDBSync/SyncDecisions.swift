@@ -15,34 +15,36 @@ struct PullDecision: Equatable {
         case replace(ContactDraft)
     }
 
+    /// A conflict to record: the side kept, the properties both changed
+    /// (none when an edit beat a deletion), the losing version.
+    struct Conflict: Equatable {
+        var kept: SyncPreference
+        var properties: [String]
+        var losing: ContactDraft?
+    }
+
     enum Counted: Equatable {
         case none, new, changed
     }
 
-    /// What the sync record stores as the contact's synced revision.
-    enum SyncedRevision: Equatable {
-        /// The one both sides agreed on before: what is left is pushed.
-        case agreed(Int)
-        /// The contact's revision now: nothing to push.
-        case local(Int)
-        /// The revision the write makes: nothing to push.
-        case written
-    }
-
     var write: Write = .nothing
-    var counted: Counted = .none
-    /// A conflict to record: the side kept, the properties both changed
-    /// (none when an edit beat a deletion), the losing version.
-    var conflict: (kept: SyncPreference, properties: [String], losing: ContactDraft?)?
-    var revision: SyncedRevision = .written
+    var conflict: Conflict?
+    /// The contact's synced revision the record stores: the one both
+    /// sides agreed on (what is left is pushed) or the contact's now
+    /// (nothing to push); nil for the revision the write makes.
+    var revision: Int?
     /// The base stored with the record: the server's card, or the agreed
     /// version when a deletion here is still to be pushed.
     var keepsAgreedBase = false
 
-    static func == (a: PullDecision, b: PullDecision) -> Bool {
-        a.write == b.write && a.counted == b.counted && a.revision == b.revision && a.keepsAgreedBase == b.keepsAgreedBase
-            && a.conflict?.kept == b.conflict?.kept && a.conflict?.properties == b.conflict?.properties
-            && a.conflict?.losing == b.conflict?.losing
+    /// How the pull reports it: an insert is new unless it beat a deletion
+    /// here (a conflict), a replacement is a change.
+    var counted: Counted {
+        switch write {
+        case .nothing: return .none
+        case .insert: return conflict == nil ? .new : .changed
+        case .replace: return .changed
+        }
     }
 
     /// - parameter isSynced: whether a sync record existed for the card.
@@ -56,17 +58,14 @@ struct PullDecision: Equatable {
         guard let local else {
             if isSynced, let base, ContactMerge.isSame(base, server) {
                 // Deleted here, unchanged there: the deletion is pushed.
-                decision.revision = .agreed(agreedRevision ?? 0)
+                decision.revision = agreedRevision ?? 0
                 decision.keepsAgreedBase = true
                 return decision
             }
             decision.write = .insert(server)
             if isSynced {
                 // Deleted here, changed there: the edit wins.
-                decision.counted = .changed
-                decision.conflict = (.server, [], nil)
-            } else {
-                decision.counted = .new
+                decision.conflict = Conflict(kept: .server, properties: [], losing: nil)
             }
             return decision
         }
@@ -76,19 +75,17 @@ struct PullDecision: Equatable {
             let merge = ContactMerge(base: base, local: local.draft, server: server, prefer: prefer)
             result = merge.merged
             if !merge.conflicting.isEmpty {
-                decision.conflict = (prefer, merge.conflicting, prefer == .server ? local.draft : server)
+                decision.conflict = Conflict(kept: prefer, properties: merge.conflicting,
+                                             losing: prefer == .server ? local.draft : server)
             }
         }
         let isReplaced = !ContactMerge.isSame(result, local.draft)
-        if isReplaced {
-            decision.write = .replace(result)
-            decision.counted = .changed
-        }
+        if isReplaced { decision.write = .replace(result) }
         if !ContactMerge.isSame(result, server) {
             // The merge holds what the server lacks: push it.
-            decision.revision = .agreed(agreedRevision ?? 0)
+            decision.revision = agreedRevision ?? 0
         } else if !isReplaced {
-            decision.revision = .local(local.revision)
+            decision.revision = local.revision
         }
         return decision
     }

@@ -79,8 +79,8 @@ final class SyncSession {
 
     private func pull(token: String?) throws {
         var listing = try list(since: token)
-        var known: [String: String?] = [:]
-        try database.read { db in known = try SyncState.etags(db) }
+        var known: [String: String?] = [:], unconfirmed: Set<String> = []
+        try database.read { db in (known, unconfirmed) = (try SyncState.etags(db), try SyncState.unconfirmedHrefs(db)) }
         if listing.isComplete {
             let present = Set(listing.members.map(\.href))
             listing.removed = known.keys.filter { !present.contains($0) }.sorted()
@@ -92,8 +92,6 @@ final class SyncSession {
         // A server's word that a card only pushed is gone counts too (its
         // PUT arrived); the absence from a whole listing does not (it may
         // never have).
-        var unconfirmed: Set<String> = []
-        try database.read { db in unconfirmed = try SyncState.unconfirmedHrefs(db) }
         let removed = listing.removed.filter { known[$0] != nil || (!listing.isComplete && unconfirmed.contains($0)) }
         if dryRun {
             report.pulled.new = wanted.filter { known[$0.href] == nil }.count
@@ -257,7 +255,7 @@ final class SyncSession {
 
     /// An addressbook-multiget's cards by href, with their ETags, and the
     /// hrefs it says are gone (404, 410).
-    private static func cards(in answer: DAVClient.Response, collection: URL) throws
+    private static func cards(in answer: DAVResponse, collection: URL) throws
         -> (cards: [(href: String, etag: String?, data: Data)], gone: Set<String>)
     {
         guard answer.status == 207 else { throw unexpected(answer, doing: "fetching cards") }
@@ -342,17 +340,12 @@ final class SyncSession {
         case .new: report.pulled.new += 1
         case .changed: report.pulled.changed += 1
         }
-        if let (kept, properties, losing) = decision.conflict {
-            try record(SyncConflict(contactId: id, detectedAt: now, kept: kept, properties: properties, losing: losing), db)
+        if let conflict = decision.conflict {
+            try record(SyncConflict(contactId: id, detectedAt: now, kept: conflict.kept, properties: conflict.properties,
+                                    losing: conflict.losing), db)
         }
-        var card = SyncedCard(contactId: id, href: href, etag: etag, revision: 0,
-                              base: decision.keepsAgreedBase ? baseJSON : server.jsonText)
-        switch decision.revision {
-        case .agreed(let revision): card.revision = revision
-        case .local(let revision): card.revision = revision
-        case .written: card.revision = revision
-        }
-        try SyncState.save(card, db)
+        try SyncState.save(SyncedCard(contactId: id, href: href, etag: etag, revision: decision.revision ?? revision,
+                                      base: decision.keepsAgreedBase ? baseJSON : server.jsonText), db)
         return true
     }
 
@@ -452,7 +445,7 @@ final class SyncSession {
             try SyncState.savePushes(outgoing.map { ($0.contact.id, $0.href, $0.contact.revision, $0.contact.draft.jsonText) }, db)
         }
         let answers = try client.sendAll(outgoing.map { item in
-            DAVClient.Request(method: "PUT", url: url(item.href), headers: item.headers,
+            DAVRequest(method: "PUT", url: url(item.href), headers: item.headers,
                               body: item.contact.vCard(version: version))
         })
         var stored: [(SyncedCard, isNew: Bool)] = [], retries: [String] = []
@@ -485,7 +478,7 @@ final class SyncSession {
         var outgoing: [SyncedCard] = []
         try database.read { db in outgoing = try ids.compactMap { try SyncState.card(contactId: $0, db) } }
         let answers = try client.sendAll(outgoing.map { synced in
-            DAVClient.Request(method: "DELETE", url: url(synced.href), headers: [("If-Match", synced.etag ?? "*")])
+            DAVRequest(method: "DELETE", url: url(synced.href), headers: [("If-Match", synced.etag ?? "*")])
         })
         var gone: [String] = [], retries: [String] = []
         for (synced, answer) in zip(outgoing, answers) {
@@ -567,7 +560,7 @@ final class SyncSession {
     /// A listing or a fetch the server would not answer: 403 is the
     /// address book refused to these credentials (77), anything else a
     /// server that fails (69).
-    private static func unexpected(_ answer: DAVClient.Response, doing what: String) -> ContactsDBError {
+    private static func unexpected(_ answer: DAVResponse, doing what: String) -> ContactsDBError {
         answer.status == 403 ? .remoteRefusedCredentials(url: answer.url.absoluteString)
             : .remoteUnavailable(url: answer.url.absoluteString, reason: "it answered \(answer.status) when \(what)")
     }

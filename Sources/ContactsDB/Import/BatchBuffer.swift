@@ -11,7 +11,7 @@ package final class BatchBuffer<Batch: Sendable>: @unchecked Sendable {
     private var isFinished = false, isCancelled = false
     private var failure: Error?
 
-    package init(capacity: Int) {
+    private init(capacity: Int) {
         self.capacity = capacity
     }
 
@@ -26,7 +26,7 @@ package final class BatchBuffer<Batch: Sendable>: @unchecked Sendable {
         return true
     }
 
-    package func finish(throwing error: Error?) {
+    private func finish(throwing error: Error?) {
         condition.lock()
         defer { condition.unlock() }
         failure = error
@@ -36,7 +36,7 @@ package final class BatchBuffer<Batch: Sendable>: @unchecked Sendable {
 
     /// The next batch; nil at the end, or the reader's error once the
     /// batches before it are taken.
-    package func take() throws -> Batch? {
+    private func take() throws -> Batch? {
         condition.lock()
         defer { condition.unlock() }
         while batches.isEmpty, !isFinished { condition.wait() }
@@ -55,26 +55,28 @@ package final class BatchBuffer<Batch: Sendable>: @unchecked Sendable {
         return isCancelled
     }
 
-    package func cancel() {
+    private func cancel() {
         condition.lock()
         defer { condition.unlock() }
         isCancelled = true
         condition.broadcast()
     }
 
-    package func waitUntilReaderStops() {
+    private func waitUntilReaderStops() {
         condition.lock()
         defer { condition.unlock() }
         while !isFinished { condition.wait() }
     }
 
     /// Runs `read` on a thread of its own, handing its batches to `write`
-    /// on this one, in order; returns once both are done. `read` puts each
-    /// batch (false: the writer stopped, so stop reading) and throws to
-    /// end the reading with an error, which `write`'s caller gets after
-    /// the batches before it.
+    /// on this one, in order; returns once both are done, with the seconds
+    /// `write`'s side waited for batches. `read` puts each batch (false:
+    /// the writer stopped, so stop reading) and throws to end the reading
+    /// with an error, which `write`'s caller gets after the batches before
+    /// it.
+    @discardableResult
     package static func run(capacity: Int, read: @escaping @Sendable (BatchBuffer) throws -> Void,
-                            write: (Batch) throws -> Void) throws {
+                            write: (Batch) throws -> Void) throws -> Double {
         let buffer = BatchBuffer(capacity: capacity)
         let reader = Thread {
             do {
@@ -90,6 +92,8 @@ package final class BatchBuffer<Batch: Sendable>: @unchecked Sendable {
             buffer.cancel()
             buffer.waitUntilReaderStops()
         }
-        while let batch = try buffer.take() { try write(batch) }
+        var waiting = 0.0
+        while let batch = try PhaseClock.adding(to: &waiting, buffer.take) { try write(batch) }
+        return waiting
     }
 }

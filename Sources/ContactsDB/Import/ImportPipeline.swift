@@ -48,20 +48,11 @@ package struct ImportPipeline {
         var indexes = try DeferredIndexes(db, minimumContacts: deferringIndexesAfter)
         var report = ImportReport()
         let readingSide = ReadingSide()
-        let buffer = BatchBuffer<[Prepared]>(capacity: Self.capacity)
         let (inputs, skippingInvalid, regions) = (inputs, skippingInvalid, writer.regions)
-        let reader = Thread {
-            Self.read(inputs, skippingInvalid: skippingInvalid, regions: regions, into: buffer, counting: readingSide)
-        }
-        reader.stackSize = 8 << 20
-        reader.start()
-        defer {
-            buffer.cancel()
-            buffer.waitUntilReaderStops()
-        }
         let writingStarted = PhaseClock.now()
-        var waitingForReader = 0.0
-        while let batch = try PhaseClock.adding(to: &waitingForReader, buffer.take) {
+        let waitingForReader = try BatchBuffer<[Prepared]>.run(capacity: Self.capacity, read: { buffer in
+            try Self.read(inputs, skippingInvalid: skippingInvalid, regions: regions, into: buffer, counting: readingSide)
+        }, write: { batch in
             for record in batch {
                 switch record {
                 case let .contact(path, bytesRead, draft, derived, unusual):
@@ -79,11 +70,10 @@ package struct ImportPipeline {
                     progress?(bytesRead, total)
                 }
             }
-        }
+        })
         report.phases.write = PhaseClock.now() - writingStarted - waitingForReader
         (report.phases.indexBuild, report.phases.searchIndex) = try indexes.finish(db)
         progress?(total, total)
-        buffer.waitUntilReaderStops()
         report.extraProperties = readingSide.vCards.extraProperties
         report.phases.parse = readingSide.parse
         report.phases.validateAndDerive = readingSide.validateAndDerive
@@ -103,7 +93,7 @@ package struct ImportPipeline {
     private static func read(
         _ inputs: [ImportInput], skippingInvalid: Bool, regions: PhoneRegions, into buffer: BatchBuffer<[Prepared]>,
         counting side: ReadingSide
-    ) {
+    ) throws {
         let started = PhaseClock.now()
         var waitingForWriter = 0.0
         var records: [Record] = []
@@ -168,15 +158,13 @@ package struct ImportPipeline {
             }
             try flush()
             side.parse = PhaseClock.now() - started - side.validateAndDerive - waitingForWriter
-            buffer.finish(throwing: nil)
+        } catch is CancellationError {
+            return  // The writer stopped.
         } catch {
-            // Records read before a reading error come before it.
-            do {
-                if !(error is CancellationError) { try flush() }
-                buffer.finish(throwing: error)
-            } catch {
-                buffer.finish(throwing: error)
-            }
+            // Records read before a reading error come before it; a failure
+            // among them is the earlier one, and wins.
+            try flush()
+            throw error
         }
     }
 
