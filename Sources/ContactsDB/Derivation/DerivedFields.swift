@@ -108,14 +108,17 @@ package struct DerivedFields: Sendable {
         } ?? ""
     }
 
-    private static let searchedTexts = DetailText.with(.searched)
-
     /// The texts `--text` searches (SPEC §Search and dates), folded and cut
-    /// into words once each. Their order is only the order of the words;
-    /// the search finds any of them.
+    /// into words once each. Read directly rather than through the
+    /// registry's key paths: each key path read copies the whole details,
+    /// which made this a fifth dearer in every import.
     private static func searchWords(_ draft: ContactDraft) -> String {
         let details = draft.details
-        var texts = [draft.firstName, draft.lastName, draft.company] + searchedTexts.map { details[keyPath: $0.field] }
+        var texts: [String?] = [
+            draft.firstName, draft.middleName, draft.lastName, details.namePrefix, details.nameSuffix,
+            details.phoneticFirstName, details.phoneticMiddleName, details.phoneticLastName, details.formattedName,
+            details.nickname, draft.company, details.department, details.jobTitle, details.role, details.note,
+        ]
         texts += draft.emails.map(\.value)
         texts += draft.addresses.flatMap { [$0.poBox, $0.street1, $0.street2, $0.city, $0.state, $0.zipcode, $0.country] }
         texts += details.urls.map(\.value)

@@ -204,13 +204,15 @@ package struct ImportPipeline {
     package static func preparedInOrder<Item: Sendable, Prepared: Sendable>(
         _ items: [Item], _ prepare: @Sendable (Item) -> Prepared
     ) -> [Prepared] {
-        var results = [Prepared?](repeating: nil, count: items.count)
-        results.withUnsafeMutableBufferPointer { buffer in
+        // Each result is made in its place: no placeholder, no second copy.
+        Array(unsafeUninitializedCapacity: items.count) { buffer, count in
             nonisolated(unsafe) let results = buffer
             DispatchQueue.concurrentPerform(iterations: workers) { part in
-                for index in stride(from: part, to: items.count, by: workers) { results[index] = prepare(items[index]) }
+                for index in stride(from: part, to: items.count, by: workers) {
+                    (results.baseAddress! + index).initialize(to: prepare(items[index]))
+                }
             }
+            count = items.count
         }
-        return results.map { $0! }
     }
 }

@@ -1,8 +1,10 @@
 /// The whole card's optional texts, each declared once: its key (the JSON
 /// key, the `contact` column, the CSV column and the sync merge's property
-/// name) and what it takes part in. Storage, JSON, validation, CSV and the
-/// merge read this list; what is truly one field's own (its vCard property,
-/// a typed-input option) stays with that field.
+/// name) and what it takes part in. Storage, JSON, validation, CSV, the
+/// options of `add` and `update` and the merge read this list; what is
+/// truly one field's own (its vCard property, its option's declaration)
+/// stays with that field, and the search words name their texts directly
+/// (a key path read copies the whole details, too dear per contact).
 package struct DetailText: Sendable {
     package struct Roles: OptionSet, Sendable {
         package let rawValue: Int
@@ -13,10 +15,8 @@ package struct DetailText: Sendable {
         package static let column = Roles(rawValue: 1 << 0)
         /// Tidied like the three names on the way in (spaces, controls).
         package static let name = Roles(rawValue: 1 << 1)
-        /// Among the texts `--text` searches (its words in `searchWords`).
-        package static let searched = Roles(rawValue: 1 << 2)
         /// Typed with an option of `add` and `update` (`--job-title`).
-        package static let option = Roles(rawValue: 1 << 3)
+        package static let option = Roles(rawValue: 1 << 2)
     }
 
     package let key: String
@@ -30,19 +30,19 @@ package struct DetailText: Sendable {
 
     /// In the order export writes them.
     package static let all: [DetailText] = [
-        DetailText("namePrefix", \.namePrefix, [.column, .name, .searched]),
-        DetailText("middleName", \.middleName, [.column, .name, .searched, .option]),
-        DetailText("nameSuffix", \.nameSuffix, [.column, .name, .searched]),
-        DetailText("phoneticFirstName", \.phoneticFirstName, [.column, .name, .searched]),
-        DetailText("phoneticMiddleName", \.phoneticMiddleName, [.column, .name, .searched]),
-        DetailText("phoneticLastName", \.phoneticLastName, [.column, .name, .searched]),
-        DetailText("nickname", \.nickname, [.column, .name, .searched, .option]),
-        DetailText("formattedName", \.formattedName, [.name, .searched]),
-        DetailText("department", \.department, [.column, .name, .searched]),
-        DetailText("jobTitle", \.jobTitle, [.column, .name, .searched, .option]),
-        DetailText("role", \.role, [.column, .name, .searched]),
+        DetailText("namePrefix", \.namePrefix, [.column, .name]),
+        DetailText("middleName", \.middleName, [.column, .name, .option]),
+        DetailText("nameSuffix", \.nameSuffix, [.column, .name]),
+        DetailText("phoneticFirstName", \.phoneticFirstName, [.column, .name]),
+        DetailText("phoneticMiddleName", \.phoneticMiddleName, [.column, .name]),
+        DetailText("phoneticLastName", \.phoneticLastName, [.column, .name]),
+        DetailText("nickname", \.nickname, [.column, .name, .option]),
+        DetailText("formattedName", \.formattedName, [.name]),
+        DetailText("department", \.department, [.column, .name]),
+        DetailText("jobTitle", \.jobTitle, [.column, .name, .option]),
+        DetailText("role", \.role, [.column, .name]),
         DetailText("birthday", \.birthday, [.column, .option]),
-        DetailText("note", \.note, [.column, .searched, .option]),
+        DetailText("note", \.note, [.column, .option]),
     ]
 
     package static func with(_ role: Roles) -> [DetailText] {
