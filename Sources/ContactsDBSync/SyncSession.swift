@@ -101,7 +101,7 @@ final class SyncSession {
         }
         total = wanted.count
         moved = Set(removed)
-        var isComplete = try pullCards(wanted.map(\.href))
+        let isComplete = try pullCards(wanted.map(\.href))
         // Removals last: a card the server moved to another href has moved
         // its sync record with it by now, so its contact stays.
         try database.write { db in

@@ -19,8 +19,8 @@ struct SyncPartsTests {
         let stored = (Mirror(reflecting: ContactDraft()).children.compactMap(\.label).filter { !["id", "details"].contains($0) }
             + Mirror(reflecting: ContactDetails()).children.compactMap(\.label))
             .map { json[$0] ?? $0 }
-        #expect(Set(stored) == Set(ContactMerge.propertyNames))
-        #expect(stored.count == ContactMerge.propertyNames.count)
+        #expect(Set(stored) == Set(ContactField.all.map(\.name)))
+        #expect(stored.count == ContactField.all.count)
     }
 
     @Test func aPropertyChangedOnOneSideTakesThatSide() {

@@ -50,6 +50,11 @@ struct VCardPropertyMapper {
     private mutating func map(_ line: VCardContentLine, label: String?) throws -> Bool {
         if Self.fileProperties.contains(line.name) { return true }
         let isFirst = seen.insert(line.name).inserted
+        if let text = DetailText.byVCardProperty[line.name] {
+            guard isFirst, line.parameters.isEmpty else { return keep(line) }
+            draft.details[keyPath: text.field] = Self.nonEmpty(line.text)
+            return true
+        }
         switch line.name {
         case "N" where isFirst:
             let parts = Self.nameParts(line)
@@ -62,15 +67,9 @@ struct VCardPropertyMapper {
         case "ORG" where isFirst && line.parameters.isEmpty:
             (draft.company, draft.department) = Self.organization(line)
             keepSpelling(line)
-        case "TITLE" where isFirst && line.parameters.isEmpty:
-            draft.jobTitle = Self.nonEmpty(line.text)
-        case "ROLE" where isFirst && line.parameters.isEmpty:
-            draft.role = Self.nonEmpty(line.text)
         case "NICKNAME" where isFirst && line.parameters.isEmpty:
             draft.nickname = Self.nickname(line)
             keepSpelling(line)
-        case "NOTE" where isFirst && line.parameters.isEmpty:
-            draft.note = Self.nonEmpty(line.text)
         case "UID" where isFirst:
             draft.id = Self.nonEmpty(line.text.trimmingCharacters(in: .whitespaces))
         case "KIND" where isFirst, "X-ABSHOWAS" where isFirst:
@@ -87,12 +86,6 @@ struct VCardPropertyMapper {
             guard let date = Self.date(line) else { return keep(line) }
             let type = line.name == "ANNIVERSARY" ? "anniversary" : label ?? VCardLabels.label(types: line.types, fallback: "other")
             draft.dates.append(LabeledValue(type: type, value: date))
-        case "X-PHONETIC-FIRST-NAME" where draft.phoneticFirstName == nil:
-            draft.phoneticFirstName = Self.nonEmpty(line.text)
-        case "X-PHONETIC-MIDDLE-NAME" where draft.phoneticMiddleName == nil:
-            draft.phoneticMiddleName = Self.nonEmpty(line.text)
-        case "X-PHONETIC-LAST-NAME" where draft.phoneticLastName == nil:
-            draft.phoneticLastName = Self.nonEmpty(line.text)
         case "TEL":
             let value = line.value.lowercased().hasPrefix("tel:") ? String(line.text.dropFirst(4)) : line.text
             guard !value.trimmingCharacters(in: .whitespaces).isEmpty else { return keep(line) }

@@ -26,14 +26,10 @@ extension Contact {
         card.add(kept.spelling("N") ?? "N:" + VCardWriter.structured(
             [lastName, firstName, details.middleName, details.namePrefix, details.nameSuffix]))
         if let nickname = details.nickname { card.add(kept.spelling("NICKNAME") ?? "NICKNAME:" + VCardWriter.escape(nickname)) }
-        card.addText("X-PHONETIC-FIRST-NAME", details.phoneticFirstName)
-        card.addText("X-PHONETIC-MIDDLE-NAME", details.phoneticMiddleName)
-        card.addText("X-PHONETIC-LAST-NAME", details.phoneticLastName)
         if company != nil || details.department != nil {
             card.add(kept.spelling("ORG") ?? "ORG:" + VCardWriter.structured([company ?? "", details.department]))
         }
-        card.addText("TITLE", details.jobTitle)
-        card.addText("ROLE", details.role)
+        for (property, text) in DetailText.inVCard { card.addText(property, details[keyPath: text.field]) }
         if let birthday = details.birthday { card.addDate("BDAY", birthday) }
         for date in details.dates {
             if date.type == "anniversary" && version == .v4 {
@@ -71,7 +67,6 @@ extension Contact {
             if !profile.handle.isEmpty { line += ";X-USER=\(VCardWriter.parameterValue(profile.handle))" }
             card.add(line + ":" + VCardWriter.escape(profile.url))
         }
-        card.addText("NOTE", details.note)
         if !groups.isEmpty { card.add("CATEGORIES:" + groups.map { VCardWriter.escape($0) }.joined(separator: ",")) }
         if let age { card.add("X-CONTACTSDB-AGE:\(age)") }
         if isFavorite { card.add("X-CONTACTSDB-FAVORITE:TRUE") }

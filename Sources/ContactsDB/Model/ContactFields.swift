@@ -23,9 +23,14 @@ package struct DetailText: Sendable {
     // Key paths are immutable values; only their type is not marked Sendable.
     nonisolated(unsafe) package let field: WritableKeyPath<ContactDetails, String?>
     package let roles: Roles
+    /// The vCard property that holds the text as it is, read from the
+    /// card's first such line without parameters and written after ORG;
+    /// nil where the text has a shape of its own in vCard (N's parts,
+    /// NICKNAME's list, BDAY's date, ORG's units, FN).
+    package let vCard: String?
 
-    init(_ key: String, _ field: WritableKeyPath<ContactDetails, String?>, _ roles: Roles) {
-        (self.key, self.field, self.roles) = (key, field, roles)
+    init(_ key: String, _ field: WritableKeyPath<ContactDetails, String?>, _ roles: Roles, vCard: String? = nil) {
+        (self.key, self.field, self.roles, self.vCard) = (key, field, roles, vCard)
     }
 
     /// In the order export writes them.
@@ -33,19 +38,25 @@ package struct DetailText: Sendable {
         DetailText("namePrefix", \.namePrefix, [.column, .name]),
         DetailText("middleName", \.middleName, [.column, .name, .option]),
         DetailText("nameSuffix", \.nameSuffix, [.column, .name]),
-        DetailText("phoneticFirstName", \.phoneticFirstName, [.column, .name]),
-        DetailText("phoneticMiddleName", \.phoneticMiddleName, [.column, .name]),
-        DetailText("phoneticLastName", \.phoneticLastName, [.column, .name]),
+        DetailText("phoneticFirstName", \.phoneticFirstName, [.column, .name], vCard: "X-PHONETIC-FIRST-NAME"),
+        DetailText("phoneticMiddleName", \.phoneticMiddleName, [.column, .name], vCard: "X-PHONETIC-MIDDLE-NAME"),
+        DetailText("phoneticLastName", \.phoneticLastName, [.column, .name], vCard: "X-PHONETIC-LAST-NAME"),
         DetailText("nickname", \.nickname, [.column, .name, .option]),
         DetailText("formattedName", \.formattedName, [.name]),
         DetailText("department", \.department, [.column, .name]),
-        DetailText("jobTitle", \.jobTitle, [.column, .name, .option]),
-        DetailText("role", \.role, [.column, .name]),
+        DetailText("jobTitle", \.jobTitle, [.column, .name, .option], vCard: "TITLE"),
+        DetailText("role", \.role, [.column, .name], vCard: "ROLE"),
         DetailText("birthday", \.birthday, [.column, .option]),
-        DetailText("note", \.note, [.column, .option]),
+        DetailText("note", \.note, [.column, .option], vCard: "NOTE"),
     ]
 
     package static func with(_ role: Roles) -> [DetailText] {
         all.filter { $0.roles.contains(role) }
     }
+
+    /// The texts a vCard holds as plain properties, in the order written.
+    package static let inVCard: [(property: String, text: DetailText)] = all.compactMap { text in
+        text.vCard.map { ($0, text) }
+    }
+    package static let byVCardProperty = Dictionary(uniqueKeysWithValues: inVCard)
 }
