@@ -28,6 +28,12 @@ public enum ContactsDBError: Error, LocalizedError, Equatable, Sendable {
     case groupNotFound(name: String)
     /// A group name already taken (names are compared without case).
     case groupExists(name: String)
+    /// A merge of fewer than two distinct contacts.
+    case tooFewToMerge(ids: [String])
+    /// A merge record id that names no merge (never made, or taken back).
+    case mergeNotFound(id: Int)
+    /// A merged contact cannot come back: a contact with its id exists.
+    case mergedContactExists(mergeID: Int, id: String)
     /// An id given to a new contact that another contact already has.
     case duplicateContactID(field: String, id: String)
     /// The database holds migrations this build does not know.
@@ -111,6 +117,12 @@ public enum ContactsDBError: Error, LocalizedError, Equatable, Sendable {
             return "No group is named \"\(name)\""
         case let .groupExists(name):
             return "A group named \"\(name)\" already exists (names are compared without case)"
+        case let .tooFewToMerge(ids):
+            return "A merge needs two or more distinct contacts; it was given \(Set(ids).count)"
+        case let .mergeNotFound(id):
+            return "There is no merge \(id)"
+        case let .mergedContactExists(mergeID, id):
+            return "Merge \(mergeID) cannot be taken back: a contact with the id \"\(id)\" exists again"
         case let .duplicateContactID(field, id):
             return "\(field): the id \"\(id)\" is already taken by another contact"
         case let .databaseTooNew(path, unknown):
@@ -163,6 +175,7 @@ public enum ContactsDBError: Error, LocalizedError, Equatable, Sendable {
         case .malformedJSON: return "fix the file and try again"
         case .contactsNotFound(let ids) where ids.count > 1: return "nothing was changed"
         case .groupExists: return "choose another name"
+        case .mergedContactExists: return "delete or rename that contact first; nothing was changed"
         case .duplicateContactID: return "give another id or leave it out"
         case .databaseTooNew: return "use that newer build to open it"
         case .migrationEdited: return "a shipped migration was edited, so restore it and add a new migration instead"

@@ -81,6 +81,7 @@ extension ContactsDBError {
         case .remoteNotFound(_?): return "`contactsdb remote list` shows the one there is"
         case .remoteNotFound(nil): return "add one with `contactsdb remote add NAME URL`"
         case .conflictNotFound: return "`contactsdb conflicts` lists them"
+        case .mergeNotFound: return "`contactsdb merges` lists them"
         default: return nil
         }
     }
@@ -88,8 +89,10 @@ extension ContactsDBError {
     /// SPEC's exit code for each case.
     var exitCode: Int32 {
         switch self {
-        case .contactsNotFound, .photoNotFound, .groupNotFound, .remoteNotFound, .conflictNotFound: return 1
-        case .invalidRemote: return 64
+        case .contactsNotFound, .photoNotFound, .groupNotFound, .remoteNotFound, .conflictNotFound, .mergeNotFound,
+             .mergedContactExists:
+            return 1
+        case .invalidRemote, .tooFewToMerge: return 64
         // sysexits' EX_UNAVAILABLE and EX_NOPERM.
         case .remoteUnavailable, .remoteAnswerUnreadable: return 69
         case .remoteRefusedCredentials: return 77

@@ -274,6 +274,7 @@ import Testing
             ("0011_phone_display", { db in try db.columns(in: "phone").contains { $0.name == "display" } }),
             ("0012_carddav_sync", { db in try db.tableExists("syncedCard") }),
             ("0013_sync_pushes", { db in try db.tableExists("syncPush") }),
+            ("0014_merges", { db in try db.tableExists("contactMerge") }),
         ]
         var random = SplitMix64(seed: 13)
         var stops = Array(repeating: 0, count: upgrades.count + 1), killedAfterBackup = 0

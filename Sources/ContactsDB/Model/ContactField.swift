@@ -10,10 +10,10 @@ package struct ContactField: Sendable {
     /// Sets the field of the second draft to the first's.
     package let copy: @Sendable (ContactDraft, inout ContactDraft) -> Void
     /// Gives the survivor of a merge what another contact holds of the
-    /// field: a value it lacks, the list items it lacks. False when the
-    /// other holds a value the survivor has a different one of, which the
-    /// survivor keeps.
-    package let join: @Sendable (ContactDraft, inout ContactDraft) -> Bool
+    /// field: a value it lacks, the list items it lacks. Returns the
+    /// other's value, as text, where the survivor has a different one,
+    /// which it keeps; nil when nothing was left out.
+    package let join: @Sendable (ContactDraft, inout ContactDraft) -> String?
 
     /// Every field, in the JSON format's order.
     package static let all: [ContactField] = [
@@ -46,7 +46,9 @@ package struct ContactField: Sendable {
 
     /// A field compared as it is, which the survivor keeps.
     private init<T: Hashable & Sendable>(_ name: String, _ keyPath: WritableKeyPath<ContactDraft, T>) {
-        self.init(name, keyPath, compared: { $0 }) { survivor, other in survivor == other }
+        self.init(name, keyPath, compared: { $0 }) { survivor, other in
+            survivor == other ? nil : String(describing: other)
+        }
     }
 
     private init<T: Sendable, Key: Hashable>(
@@ -55,13 +57,13 @@ package struct ContactField: Sendable {
     ) {
         self.init(name, keyPath, compared: compared) { survivor, other in
             survivor = join(survivor, other)
-            return true
+            return nil
         }
     }
 
     private init<T: Sendable, Key: Hashable>(
         _ name: String, _ keyPath: WritableKeyPath<ContactDraft, T>, compared: @escaping @Sendable (T) -> Key,
-        taking: @escaping @Sendable (inout T, T) -> Bool
+        taking: @escaping @Sendable (inout T, T) -> String?
     ) {
         // Key paths are immutable values; only their type is not marked Sendable.
         nonisolated(unsafe) let keyPath = keyPath
@@ -75,12 +77,12 @@ package struct ContactField: Sendable {
     private static func single<T: Hashable & Sendable>(_ name: String, _ keyPath: WritableKeyPath<ContactDraft, T?>)
         -> ContactField {
         ContactField(name, keyPath, compared: { $0 }) { survivor, other in
-            guard let other else { return true }
+            guard let other else { return nil }
             guard let current = survivor else {
                 survivor = other
-                return true
+                return nil
             }
-            return current == other
+            return Self.isSame(current, other) ? nil : String(describing: other)
         }
     }
 
@@ -90,6 +92,12 @@ package struct ContactField: Sendable {
         _ name: String, _ keyPath: WritableKeyPath<ContactDraft, [T]>, identity: @escaping @Sendable (T) -> Key
     ) -> ContactField {
         ContactField(name, keyPath, compared: { $0 }, join: union(identity))
+    }
+
+    /// Texts equal at ICU primary strength ("anna", "Anna") are one value.
+    private static func isSame<T: Equatable>(_ a: T, _ b: T) -> Bool {
+        if let a = a as? String, let b = b as? String { return Collation.fold(a) == Collation.fold(b) }
+        return a == b
     }
 
     private static func union<T, Key: Hashable>(_ identity: @escaping @Sendable (T) -> Key) -> @Sendable ([T], [T]) -> [T] {

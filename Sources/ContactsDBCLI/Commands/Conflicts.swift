@@ -10,29 +10,19 @@ extension ContactsDBCommand {
             subcommands: [List.self, Show.self, Dismiss.self],
             defaultSubcommand: List.self)
 
-        enum Format: String, ExpressibleByArgument, CaseIterable {
-            case table, json
-        }
-
         struct List: ParsableCommand {
             static let configuration = CommandConfiguration(commandName: "list", abstract: "List the conflicts kept.")
             @OptionGroup var database: DatabaseOptions
-            @Option(help: "Output format.") var format: Format = .table
+            @Option(help: "Output format.") var format: ListFormat = .table
 
             func run() throws {
-                let conflicts = try database.openStore().conflicts()
-                switch format {
-                case .table:
-                    print(conflicts.isEmpty ? "No conflicts.\n" : ContactPrinter.alignedColumns(
-                        [["ID", "CONTACT", "KEPT", "PROPERTIES", "DETECTED"]] + conflicts.map {
-                            [String($0.id), $0.contactId, $0.kept.rawValue, Conflicts.properties($0),
-                             Timestamp.string(from: $0.detectedAt)]
-                        }), terminator: "")
-                case .json:
-                    var array = JSONOutput.ArrayPrinter()
-                    conflicts.forEach { array.append(Conflicts.json($0)) }
-                    array.finish()
-                }
+                RecordList.print(try database.openStore().conflicts(), as: format, empty: "No conflicts.",
+                                 header: ["ID", "CONTACT", "KEPT", "PROPERTIES", "DETECTED"], row: { conflicts in
+                    conflicts.map {
+                        [String($0.id), $0.contactId, $0.kept.rawValue, Conflicts.properties($0),
+                         Timestamp.string(from: $0.detectedAt)]
+                    }
+                }, json: Conflicts.json)
             }
         }
 

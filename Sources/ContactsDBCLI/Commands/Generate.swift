@@ -14,14 +14,23 @@ extension ContactsDBCommand {
 
         @Option(help: "How many contacts.") var contacts: Int
         @Option(help: "The random seed.") var seed: UInt64 = 1
+        @Option(help: ArgumentHelp(
+            "Instead, distinct people with this many duplicate sets planted (ids p<set>-<n>) and half as many decoy pairs that share only a name (d<pair>-<n>).",
+            valueName: "sets"))
+        var plantedDuplicates: Int?
 
         func validate() throws {
             if contacts < 0 { throw ValidationError("Please give --contacts as zero or more.") }
+            if let plantedDuplicates, plantedDuplicates < 0 || plantedDuplicates * 4 > contacts {
+                throw ValidationError("Please give --planted-duplicates from 0 to a quarter of --contacts.")
+            }
         }
 
         func run() throws {
             var array = JSONOutput.ArrayPrinter()
-            for draft in SyntheticContacts(count: contacts, seed: seed) {
+            let drafts = plantedDuplicates.map { AnySequence(PlantedDuplicates(count: contacts, sets: $0)) }
+                ?? AnySequence(SyntheticContacts(count: contacts, seed: seed))
+            for draft in drafts {
                 array.append(draft.jsonText)
                 try StandardOutput.check()
             }

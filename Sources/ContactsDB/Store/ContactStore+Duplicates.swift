@@ -1,0 +1,147 @@
+import Foundation
+import GRDB
+
+extension ContactStore {
+    // MARK: - Finding
+
+    /// The sets of contacts that are probably one person, with why (SPEC
+    /// §Duplicates): in the order of their first contact in the default
+    /// sort, each set's ids in that sort. A name alone never makes a set.
+    public func duplicates() throws -> [DuplicateSet] {
+        try read { db in
+            let shared = try DuplicateKeys.shared(db)
+            let named = Set(shared.lazy.filter(\.isIdentifier).flatMap(\.pks))
+            let names = try DuplicateKeys.names(of: Array(named), db)
+            var grouping = DuplicateGrouping()
+            for key in shared {
+                grouping.add(key.pks, reasons: key.reasons, identifier: key.isIdentifier, names: names)
+            }
+            return grouping.sets(inDefaultOrder: try DuplicateKeys.inDefaultOrder(grouping.members, db))
+        }
+    }
+
+    // MARK: - Merging
+
+    /// Merges contacts into one in one transaction (SPEC §Duplicates): the
+    /// survivor takes each value it lacks from the others in the order
+    /// given, unions their lists and groups, is a favorite at the best
+    /// place if any was, and keeps its photo (else takes the first
+    /// other's); the others are deleted. A merge record keeps every
+    /// contact as it was, for ``unmerge(_:)``.
+    ///
+    /// - parameter into: the survivor; the first id when nil.
+    /// - parameter dryRun: true works out the survivor and writes nothing.
+    /// - throws: ``ContactsDBError/tooFewToMerge(ids:)``,
+    ///   ``ContactsDBError/contactsNotFound(ids:)``; nothing is written.
+    @discardableResult
+    public func merge(_ ids: [String], into: String? = nil, dryRun: Bool = false) throws -> MergeResult {
+        var distinct: [String] = []
+        for id in [into].compactMap({ $0 }) + ids where !distinct.contains(id) { distinct.append(id) }
+        guard distinct.count >= 2 else { throw ContactsDBError.tooFewToMerge(ids: distinct) }
+        do {
+            return try write { db in
+                var result = try Self.merge(distinct, db)
+                if dryRun {
+                    result.mergeID = nil
+                    throw DryRun(result: result)
+                }
+                return result
+            }
+        } catch let dryRun as DryRun {
+            return dryRun.result
+        }
+    }
+
+    /// Merges every `certain` set, each into its first contact, each its
+    /// own merge record; all in one transaction.
+    @discardableResult
+    public func mergeAllCertain(dryRun: Bool = false) throws -> [MergeResult] {
+        let sets = try duplicates().filter { $0.confidence == .certain }
+        do {
+            return try write { db in
+                var results = try sets.map { try Self.merge($0.ids, db) }
+                if dryRun {
+                    for index in results.indices { results[index].mergeID = nil }
+                    throw DryRunAll(results: results)
+                }
+                return results
+            }
+        } catch let dryRun as DryRunAll {
+            return dryRun.results
+        }
+    }
+
+    /// The merges not taken back, oldest first.
+    public func merges() throws -> [MergeRecord] {
+        try read(MergeRecords.all)
+    }
+
+    /// Takes a merge back in one transaction: every merged contact comes
+    /// back as it was just before the merge (id, fields, photo, groups,
+    /// times, favorite place), and the survivor as it was, unless it was
+    /// edited or deleted since, when it is left as it is.
+    ///
+    /// - throws: ``ContactsDBError/mergeNotFound(id:)``,
+    ///   ``ContactsDBError/mergedContactExists(mergeID:id:)``.
+    @discardableResult
+    public func unmerge(_ mergeID: Int) throws -> UnmergeResult {
+        try write { db in
+            guard let stored = try MergeRecords.load(id: mergeID, db), let survivor = stored.parts.first else {
+                throw ContactsDBError.mergeNotFound(id: mergeID)
+            }
+            let merged = stored.parts.dropFirst()
+            if let taken = try ContactReader.stored(ids: merged.map(\.contactID), db).first {
+                throw ContactsDBError.mergedContactExists(mergeID: mergeID, id: taken.contact.id)
+            }
+            let writer = try ContactWriter(db)
+            var places: [(pk: Int64, position: Int?)] = []
+            let current = try ContactReader.stored(ids: [survivor.contactID], db).first
+            let restoresSurvivor = current?.contact.revision == stored.intoRevision
+            if let current, restoresSurvivor {
+                try writer.replace(pk: current.pk, ContactValidator.validated(try survivor.draft),
+                                   createdAt: current.contact.createdAt, updatedAt: Date())
+                try MergeRecords.restoreTimes(pk: current.pk, survivor, db)
+                places.append((current.pk, survivor.favoritePosition))
+            }
+            for part in merged {
+                let id = try writer.insert(ContactValidator.validated(try part.draft), at: "", now: part.createdAt)
+                guard let pk = try ContactReader.pks(ids: [id], db).first else { continue }
+                try MergeRecords.restoreTimes(pk: pk, part, db)
+                places.append((pk, part.favoritePosition))
+            }
+            try MergeRecords.place(places, db)
+            try MergeRecords.delete(id: mergeID, db)
+            return UnmergeResult(restored: merged.map(\.contactID), survivor: survivor.contactID,
+                                 survivorRestored: restoresSurvivor)
+        }
+    }
+
+    // MARK: - Non public
+
+    private struct DryRun: Error { var result: MergeResult }
+    private struct DryRunAll: Error { var results: [MergeResult] }
+
+    /// Merges `ids` into the first, inside a write.
+    private static func merge(_ ids: [String], _ db: Database) throws -> MergeResult {
+        let stored = try ContactReader.stored(ids: ids, db)
+        let found = Set(stored.map(\.contact.id))
+        let missing = ids.filter { !found.contains($0) }
+        guard missing.isEmpty else { throw ContactsDBError.contactsNotFound(ids: missing) }
+        let contacts = try ContactReader.withChildren(stored, db)
+        let parts = try zip(contacts, stored).map { try MergeRecords.part(of: $0, pk: $1.pk, db) }
+        let merging = ContactMerging(survivor: contacts[0].draft, others: contacts.dropFirst().map(\.draft))
+        let survivorPk = stored[0].pk
+        try ContactWriter(db).replace(pk: survivorPk, try ContactValidator.validated(merging.draft),
+                                      createdAt: contacts[0].createdAt, updatedAt: Date())
+        // The best place first; the others' deletion closes their gaps.
+        let best = parts.compactMap(\.favoritePosition).min()
+        try MergeRecords.place([(survivorPk, best)], db)
+        try ContactWriter.delete(Set(stored.dropFirst().map(\.pk)), db)
+        let mergeID = try MergeRecords.save(parts: parts, intoRevision: try ChangeLog.revision(db),
+                                            keptApart: merging.keptApart, at: Date(), db)
+        guard let contact = try ContactReader.contacts(ids: [ids[0]], db).first else {
+            throw ContactsDBError.databaseFailure(reason: "the merged contact \(ids[0]) was not stored")
+        }
+        return MergeResult(mergeID: mergeID, contact: contact, merged: Array(ids.dropFirst()), keptApart: merging.keptApart)
+    }
+}

@@ -1,0 +1,35 @@
+import ArgumentParser
+import ContactsDB
+
+extension ContactsDBCommand {
+    struct Duplicates: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "duplicates",
+            abstract: "List the sets of contacts that are probably one person, with why.",
+            discussion: """
+                certain: they share a phone (E.164 form), an email (in any case) or a messenger handle, and \
+                their names do not differ. likely: the same name and the same birthday, company or city, or \
+                a shared phone, email or handle under different names. A name alone never makes a set.
+                """)
+
+        @OptionGroup var database: DatabaseOptions
+        @Option(help: "Output format.") var format: ListFormat = .table
+
+        func run() throws {
+            let store = try database.openStore()
+            let sets = try store.duplicates()
+            try RecordList.print(sets, as: format, empty: "No duplicates.", header: ["CONFIDENCE", "CONTACTS", "IDS", "REASONS"],
+                                 row: { sets in
+                let names = Dictionary(try store.contacts(ids: sets.flatMap(\.ids)).map { ($0.id, $0.displayName) },
+                                       uniquingKeysWith: { first, _ in first })
+                return sets.map {
+                    [$0.confidence.rawValue, $0.ids.map { names[$0] ?? "" }.joined(separator: ", "),
+                     $0.ids.joined(separator: " "), $0.reasons.joined(separator: ", ")]
+                }
+            }, json: {
+                "{\"ids\": \(RecordList.jsonArray($0.ids)), \"confidence\": \(JSONText.quote($0.confidence.rawValue)), "
+                    + "\"reasons\": \(RecordList.jsonArray($0.reasons))}"
+            })
+        }
+    }
+}
