@@ -12,10 +12,6 @@ package enum MergeRecords {
         package var createdAt: String
         var updatedAt: String
         package var favoritePosition: Int?
-
-        package var draft: ContactDraft {
-            get throws { try ContactJSON.decode(Data(contactJSON.utf8), source: "the merge record").draft }
-        }
     }
 
     package struct Stored {
@@ -25,9 +21,9 @@ package enum MergeRecords {
         package var parts: [Part]
     }
 
-    /// The part of a stored contact read with its photo.
-    package static func part(of contact: Contact, pk: Int64, _ db: Database) throws -> Part {
-        var part = Part(contactID: contact.id, contactJSON: contact.jsonText, createdAt: "", updatedAt: "")
+    /// The part of a stored contact, given as JSON with its photo.
+    package static func part(id: String, json: String, pk: Int64, _ db: Database) throws -> Part {
+        var part = Part(contactID: id, contactJSON: json, createdAt: "", updatedAt: "")
         try db.forEachRow("SELECT createdAt, updatedAt, favoritePosition FROM contact WHERE pk = ?", [pk]) { row in
             (part.createdAt, part.updatedAt, part.favoritePosition) = (row.text(0), row.text(1), row.optionalInt(2))
         }

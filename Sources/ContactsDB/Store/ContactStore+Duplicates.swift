@@ -98,13 +98,13 @@ extension ContactStore {
             let current = try ContactReader.stored(ids: [survivor.contactID], db).first
             let restoresSurvivor = current?.contact.revision == stored.intoRevision
             if let current, restoresSurvivor {
-                try writer.replace(pk: current.pk, ContactValidator.validated(try survivor.draft),
+                try writer.replace(pk: current.pk, ContactValidator.validated(try Self.draft(survivor)),
                                    createdAt: current.contact.createdAt, updatedAt: Date())
                 try MergeRecords.restoreTimes(pk: current.pk, survivor, db)
                 places.append((current.pk, survivor.favoritePosition))
             }
             for part in merged {
-                let id = try writer.insert(ContactValidator.validated(try part.draft), at: "", now: part.createdAt)
+                let id = try writer.insert(ContactValidator.validated(try Self.draft(part)), at: "", now: part.createdAt)
                 guard let pk = try ContactReader.pks(ids: [id], db).first else { continue }
                 try MergeRecords.restoreTimes(pk: pk, part, db)
                 places.append((pk, part.favoritePosition))
@@ -119,6 +119,10 @@ extension ContactStore {
     // MARK: - Non public
 
     private struct DryRun: Error { var result: MergeResult }
+
+    private static func draft(_ part: MergeRecords.Part) throws -> ContactDraft {
+        try ContactJSON.decode(Data(part.contactJSON.utf8), source: "the merge record").draft
+    }
     private struct DryRunAll: Error { var results: [MergeResult] }
 
     /// Merges `ids` into the first, inside a write.
@@ -128,7 +132,7 @@ extension ContactStore {
         let missing = ids.filter { !found.contains($0) }
         guard missing.isEmpty else { throw ContactsDBError.contactsNotFound(ids: missing) }
         let contacts = try ContactReader.withChildren(stored, db)
-        let parts = try zip(contacts, stored).map { try MergeRecords.part(of: $0, pk: $1.pk, db) }
+        let parts = try zip(contacts, stored).map { try MergeRecords.part(id: $0.id, json: $0.jsonText, pk: $1.pk, db) }
         let merging = ContactMerging(survivor: contacts[0].draft, others: contacts.dropFirst().map(\.draft))
         let survivorPk = stored[0].pk
         try ContactWriter(db).replace(pk: survivorPk, try ContactValidator.validated(merging.draft),

@@ -15,8 +15,10 @@ extension ContactsDBCommand {
                 warm through the library and as hand-written SQL on the raw SQLite C API, alternating, and \
                 reports medians and spreads. With --watch-latency it times `watch` instead: it starts \
                 `contactsdb watch` on the imported database in another process and reports how long each \
-                of --commits writes here takes to come out there (median and p99). Nothing outside the \
-                temporary directory is touched.
+                of --commits writes here takes to come out there (median and p99). With --duplicates it \
+                times `duplicates` (5 runs) on distinct people with planted sets and checks what it finds \
+                against them, then merges and takes back 20 pairs one by one and merges every certain set. \
+                Nothing outside the temporary directory is touched.
                 """)
 
         enum Format: String, ExpressibleByArgument, CaseIterable { case table, json }
@@ -35,6 +37,10 @@ extension ContactsDBCommand {
         var keep: String?
         @Flag(help: "Time `watch` in another process instead of the queries.") var watchLatency = false
         @Option(help: "Writes timed by --watch-latency.") var commits = 200
+        @Option(help: ArgumentHelp(
+            "Time `duplicates`, `merge` and `unmerge` instead, on distinct people with this many planted sets (as `generate --planted-duplicates`).",
+            valueName: "sets"))
+        var duplicates: Int?
 
         func validate() throws {
             if contacts < 100 { throw ValidationError("Please give --contacts 100 or more.") }
@@ -44,6 +50,9 @@ extension ContactsDBCommand {
             }
             if runs < 20 { throw ValidationError("Please give --runs 20 or more, so that medians mean something.") }
             if commits < 1 { throw ValidationError("Please give --commits 1 or more.") }
+            if let duplicates, duplicates < 1 || duplicates * 4 > contacts {
+                throw ValidationError("Please give --duplicates from 1 to a quarter of --contacts.")
+            }
             if let keep, FileManager.default.fileExists(atPath: keep) {
                 throw ValidationError("Please give --keep a path that does not exist yet (\(keep) does).")
             }
@@ -56,7 +65,10 @@ extension ContactsDBCommand {
             defer { try? FileManager.default.removeItem(at: directory) }
 
             let file = directory.appendingPathComponent("contacts.json").path
-            try writeDataSet(to: file)
+            let photos = photos > 0 ? SyntheticContacts.Photos(percent: photos, bytes: photoBytes) : nil
+            let planted = duplicates.map { PlantedDuplicates(count: contacts, sets: $0) }
+            try writeDataSet(planted.map { AnySequence($0) } ?? AnySequence(SyntheticContacts(count: contacts, seed: seed, photos: photos)),
+                             to: file)
             var options = ContactStore.Options()
             options.seedsOnFirstOpen = false
             let path = directory.appendingPathComponent("bench.sqlite").path
@@ -65,6 +77,11 @@ extension ContactsDBCommand {
             let start = Stopwatch.now()
             let imported = try store.importContacts(from: [.file(path: file)])
             let importSeconds = Double(Stopwatch.now() - start) / 1e9
+            if let planted {
+                let result = try DuplicatesBench.measure(store: store, contacts: imported.imported, planted: planted.planted)
+                print(format == .json ? try JSONOutput.line(result) : result.table)
+                return
+            }
             if watchLatency {
                 let latency = try WatchLatency.measure(store: store, commits: commits)
                 print(format == .json ? try JSONOutput.line(latency) : latency.table)
@@ -77,11 +94,10 @@ extension ContactsDBCommand {
             if let keep { try store.backup(to: keep) }
         }
 
-        private func writeDataSet(to path: String) throws {
+        private func writeDataSet(_ drafts: AnySequence<ContactDraft>, to path: String) throws {
             let file = try AtomicFile(path: path)
             var buffer = "["
-            let photos = photos > 0 ? SyntheticContacts.Photos(percent: photos, bytes: photoBytes) : nil
-            for (index, draft) in SyntheticContacts(count: contacts, seed: seed, photos: photos).enumerated() {
+            for (index, draft) in drafts.enumerated() {
                 buffer += (index == 0 ? "\n" : ",\n") + draft.jsonText
                 if buffer.utf8.count > 1 << 20 {
                     try file.write(buffer)

@@ -449,4 +449,31 @@ import Testing
         let quiet = try phone.sync()
         #expect(counts(quiet.pulled) == [0, 0, 0] && counts(quiet.pushed) == [0, 0, 0])
     }
+
+    // MARK: - Merges
+
+    /// A merge pushes the survivor and deletes the merged contacts' cards;
+    /// taking it back pushes them again, and a second device follows both.
+    @Test func aMergeAndItsUnmergeTravelToTheServerAndTheOtherDevice() throws {
+        let server = InMemoryAddressBook()
+        let phone = try Device(server), laptop = try Device(server)
+        try phone.add("a", "Anna", "Petrova", phone: "+7 912 345-67-89")
+        try phone.add("b", "ANNA", "petrova", phone: "8 912 345 67 89")
+        try phone.store.update(id: "b") { $0.note = "met in Kazan" }
+        try phone.sync(); try laptop.sync()
+        let merge = try phone.store.merge(["a", "b"])
+        #expect(try phone.store.duplicates().isEmpty)
+        let pushed = try phone.sync().pushed
+        #expect(counts(pushed) == [0, 1, 1] && server.names == ["a.vcf"])
+        try laptop.sync()
+        #expect(try laptop.ids() == ["a"] && laptop.contact("a")?.note == "met in Kazan")
+
+        try phone.store.unmerge(try #require(merge.mergeID))
+        #expect(counts(try phone.sync().pushed) == [1, 1, 0] && server.names == ["a.vcf", "b.vcf"])
+        try laptop.sync()
+        #expect(try laptop.ids() == ["a", "b"])
+        #expect(try laptop.contact("a")?.note == nil && laptop.contact("b")?.note == "met in Kazan")
+        let quiet = try phone.sync()
+        #expect(counts(quiet.pulled) == [0, 0, 0] && counts(quiet.pushed) == [0, 0, 0])
+    }
 }
