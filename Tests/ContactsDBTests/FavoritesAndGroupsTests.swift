@@ -47,7 +47,10 @@ import Testing
         try store.addContacts(ids: [ids[0], ids[1]], toGroup: "family")
         try store.addContacts(ids: [ids[1]], toGroup: "Work")
         try store.addContacts(ids: [ids[1]], toGroup: "Work")  // already in it
-        #expect(try store.groups() == [ContactGroup(name: "Family", memberCount: 2), ContactGroup(name: "Work", memberCount: 1)])
+        #expect(try store.groups().map { [$0.name, String($0.memberCount)] } == [["Family", "2"], ["Work", "1"]])
+        // Every group made here has a UUID of its own, for its group card.
+        let uids = try store.groups().map(\.uid)
+        #expect(Set(uids).count == 2 && uids.allSatisfy { UUID(uuidString: $0) != nil })
         #expect(try store.contact(id: ids[1])?.groups == ["Family", "Work"])
 
         try store.renameGroup("work", to: "Office")

@@ -42,6 +42,8 @@ public enum ImportInput: Sendable {
 /// What an import did.
 public struct ImportReport: Sendable {
     public var imported = 0
+    /// Group cards taken in as groups.
+    public var groups = 0
     /// Records skipped (only when skipping invalid ones), each with where
     /// it was and why.
     public var skipped: [String] = []

@@ -37,6 +37,8 @@ package struct ImportPipeline {
     /// A record ready to write, or skipped.
     private enum Prepared: Sendable {
         case contact(path: String, bytesRead: Int, draft: ContactDraft, derived: DerivedFields, unusual: UnusualValues)
+        /// A group card, which is a group and never a contact.
+        case group(GroupCard, bytesRead: Int)
         case skipped(String, bytesRead: Int)
     }
 
@@ -50,6 +52,7 @@ package struct ImportPipeline {
         let readingSide = ReadingSide()
         let (inputs, skippingInvalid, regions) = (inputs, skippingInvalid, writer.regions)
         let writingStarted = PhaseClock.now()
+        var groupLines: [String: Int] = [:]
         let waitingForReader = try BatchBuffer<[Prepared]>.run(capacity: Self.capacity, read: { buffer in
             try Self.read(inputs, skippingInvalid: skippingInvalid, regions: regions, into: buffer, counting: readingSide)
         }, write: { batch in
@@ -65,6 +68,11 @@ package struct ImportPipeline {
                         report.skipped.append(error.localizedDescription)
                     }
                     progress?(bytesRead, total)
+                case let .group(card, bytesRead):
+                    try writer.write(card, db)
+                    report.groups += 1
+                    for name in card.kindAndMemberLines { groupLines[name, default: 0] += 1 }
+                    progress?(bytesRead, total)
                 case let .skipped(reason, bytesRead):
                     report.skipped.append(reason)
                     progress?(bytesRead, total)
@@ -74,7 +82,9 @@ package struct ImportPipeline {
         report.phases.write = PhaseClock.now() - writingStarted - waitingForReader
         (report.phases.indexBuild, report.phases.searchIndex) = try indexes.finish(db)
         progress?(total, total)
-        report.extraProperties = readingSide.vCards.extraProperties
+        // A group card's kind and members were read as its group, not kept.
+        report.extraProperties = readingSide.vCards.extraProperties.merging(groupLines, uniquingKeysWith: -)
+            .filter { $0.value > 0 }
         report.phases.parse = readingSide.parse
         report.phases.validateAndDerive = readingSide.validateAndDerive
         return report
@@ -174,7 +184,9 @@ package struct ImportPipeline {
     ) -> [Result<Prepared, ContactsDBError>] {
         preparedInOrder(records) { record in
             do {
-                let (draft, derived, unusual) = try validatedAndDerived(try record.result.get(), at: record.path, regions: regions)
+                let parsed = try record.result.get()
+                if let group = GroupCard(parsed) { return .success(.group(group, bytesRead: record.bytesRead)) }
+                let (draft, derived, unusual) = try validatedAndDerived(parsed, at: record.path, regions: regions)
                 return .success(.contact(
                     path: record.path, bytesRead: record.bytesRead, draft: draft, derived: derived, unusual: unusual))
             } catch let error as ContactsDBError {

@@ -13,7 +13,10 @@ extension Contact {
     /// has none (X-ABShowAs, X-ABDATE, X-ABRELATEDNAMES, a year-omitted
     /// BDAY); age and favorite as X-CONTACTSDB-AGE and -FAVORITE; and the
     /// extra properties as read. Lines end in CRLF and fold at 75 octets.
-    public func vCard(version: VCardVersion = .v4) -> String {
+    ///
+    /// - parameter categories: false leaves the groups out, for an export
+    ///   that writes them as group cards.
+    public func vCard(version: VCardVersion = .v4, categories: Bool = true) -> String {
         var card = VCardWriter.Card(version: version, extra: details.extra)
         card.add("VERSION:\(version.rawValue)")
         card.add("PRODID:-//contactsdb//contactsdb//EN")
@@ -67,7 +70,7 @@ extension Contact {
             if !profile.handle.isEmpty { line += ";X-USER=\(VCardWriter.parameterValue(profile.handle))" }
             card.add(line + ":" + VCardWriter.escape(profile.url))
         }
-        if !groups.isEmpty { card.add("CATEGORIES:" + groups.map { VCardWriter.escape($0) }.joined(separator: ",")) }
+        if categories, !groups.isEmpty { card.add("CATEGORIES:" + groups.map { VCardWriter.escape($0) }.joined(separator: ",")) }
         if let age { card.add("X-CONTACTSDB-AGE:\(age)") }
         if isFavorite { card.add("X-CONTACTSDB-FAVORITE:TRUE") }
         if let photo = details.photo { card.add(VCardWriter.photo(photo, version: version)) }

@@ -29,5 +29,7 @@ public struct ChildCounts: Hashable, Sendable {
 /// A group and how many contacts it holds.
 public struct ContactGroup: Hashable, Sendable, Codable {
     public var name: String
+    /// The UID its group card has, or was given here.
+    public var uid: String
     public var memberCount: Int
 }

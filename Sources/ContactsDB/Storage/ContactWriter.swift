@@ -96,6 +96,11 @@ package final class ContactWriter {
         try draft.isFavorite ? favorites.append(pk) : favorites.remove(pk)
     }
 
+    /// Takes a group card in as its group (``GroupWriter/write(_:_:)``).
+    package func write(_ card: GroupCard, _ db: Database) throws {
+        try groups.write(card, db)
+    }
+
     /// Deletes contacts by key; their children go with them.
     package static func delete(_ pks: Set<Int64>, _ db: Database) throws {
         let statement = try db.cachedStatement(sql: "DELETE FROM contact WHERE pk = ?")

@@ -8,16 +8,75 @@ struct GroupWriter {
     private let now = Timestamp.string(from: Date())
 
     init(_ db: Database) throws {
-        insertGroup = try SQLiteStatement(db, "INSERT OR IGNORE INTO contactGroup (name, nameKey, createdAt) VALUES (?, ?, ?)")
+        insertGroup = try SQLiteStatement(db, """
+            INSERT OR IGNORE INTO contactGroup (name, nameKey, createdAt, uid) VALUES (?, ?, ?, ?)
+            """)
         insertMember = try SQLiteStatement(db, """
             INSERT OR IGNORE INTO groupMember (groupPk, contactPk)
             SELECT pk, ? FROM contactGroup WHERE nameKey = ?
             """)
     }
 
-    /// Creates the group unless one has its name in any case.
-    func create(_ name: String) throws {
-        try insertGroup.execute(.text(name), .text(Text.groupKey(name)), .text(now))
+    /// Creates the group, with a new UUID, unless one has its name in any case.
+    func create(_ name: String, uid: String? = nil) throws {
+        try insertGroup.execute(.text(name), .text(Text.groupKey(name)), .text(now), .text(uid ?? Self.newUID()))
+    }
+
+    static func newUID() -> String { UUID().uuidString.lowercased() }
+
+    /// Takes a group card in (SPEC §Groups as address books hold them):
+    /// the group of its UID, else of its name in any case, else a new one,
+    /// keeps the card's UID, name and other properties, and gains its
+    /// members; a member not here yet waits in `groupPendingMember` until
+    /// its contact arrives, and one that names no contact stays there.
+    func write(_ card: GroupCard, _ db: Database) throws {
+        let pk: Int64
+        if let uid = card.uid, let known = try Int64.fetchOne(db, sql: "SELECT pk FROM contactGroup WHERE uid = ?", arguments: [uid]) {
+            pk = known
+            if try Self.pk(named: card.name, db).map({ $0 == known }) ?? true { try Self.rename(pk, to: card.name, db) }
+        } else if let named = try Self.pk(named: card.name, db) {
+            pk = named
+            if let uid = card.uid { try db.execute(sql: "UPDATE contactGroup SET uid = ? WHERE pk = ?", arguments: [uid, pk]) }
+        } else {
+            try create(card.name, uid: card.uid)
+            pk = try Self.existingPK(named: card.name, db)
+        }
+        try db.execute(sql: "DELETE FROM groupProperty WHERE groupPk = ?", arguments: [pk])
+        for (position, line) in card.properties.enumerated() {
+            try db.execute(sql: "INSERT INTO groupProperty (groupPk, position, line) VALUES (?, ?, ?)", arguments: [pk, position, line])
+        }
+        for member in card.members {
+            let contact = try GroupCard.contactID(member).flatMap {
+                try Int64.fetchOne(db.cachedStatement(sql: "SELECT pk FROM contact WHERE id = ?"), arguments: [$0])
+            }
+            if let contact {
+                try Self.addMembers([contact], to: pk, db)
+            } else {
+                try db.cachedStatement(sql: "INSERT OR IGNORE INTO groupPendingMember (groupPk, member) VALUES (?, ?)")
+                    .execute(arguments: [pk, member])
+            }
+        }
+    }
+
+    /// Every group as a group card: its members, contacts first (in the
+    /// default order), then those that wait or name no contact.
+    static func cards(_ db: Database) throws -> [GroupCard] {
+        var cards: [Int64: GroupCard] = [:], order: [Int64] = []
+        try db.forEachRow("SELECT pk, uid, name FROM contactGroup ORDER BY nameKey", []) { row in
+            order.append(row.int64(0))
+            cards[row.int64(0)] = GroupCard(uid: row.text(1), name: row.text(2), members: [], properties: [])
+        }
+        try db.forEachRow("""
+            SELECT m.groupPk, c.id FROM groupMember m JOIN contact c ON c.pk = m.contactPk
+            ORDER BY m.groupPk, c.sortIndex, c.sortKey, c.id
+            """, []) { cards[$0.int64(0)]?.members.append(GroupCard.memberPrefix + $0.text(1)) }
+        try db.forEachRow("SELECT groupPk, member FROM groupPendingMember ORDER BY groupPk, member", []) {
+            cards[$0.int64(0)]?.members.append($0.text(1))
+        }
+        try db.forEachRow("SELECT groupPk, line FROM groupProperty ORDER BY groupPk, position", []) {
+            cards[$0.int64(0)]?.properties.append($0.text(1))
+        }
+        return order.compactMap { cards[$0] }
     }
 
     /// Adds the contact to the group, creating the group if need be.
@@ -40,12 +99,12 @@ struct GroupWriter {
         return pk
     }
 
-    /// Every group with its member count, in no particular order.
+    /// Every group with its uid and member count, in no particular order.
     static func all(_ db: Database) throws -> [ContactGroup] {
         try Row.fetchAll(db, sql: """
-            SELECT name, (SELECT count(*) FROM groupMember WHERE groupPk = contactGroup.pk) FROM contactGroup
+            SELECT name, uid, (SELECT count(*) FROM groupMember WHERE groupPk = contactGroup.pk) FROM contactGroup
             """)
-            .map { ContactGroup(name: $0[0], memberCount: $0[1]) }
+            .map { ContactGroup(name: $0[0], uid: $0[1], memberCount: $0[2]) }
     }
 
     static func rename(_ pk: Int64, to name: String, _ db: Database) throws {

@@ -22,11 +22,21 @@ extension ContactStore {
     /// link or special file at a card's name is refused before any card is
     /// written.
     ///
+    /// - parameter groups: how the groups are written: as each member's
+    ///   CATEGORIES, or as group cards of their own (named by their uid).
     /// - throws: `.unwritableFile` naming the directory or the card.
-    public func exportCards(to directory: String, version: VCardVersion) throws {
+    public func exportCards(to directory: String, version: VCardVersion, groups: GroupConvention = .categories) throws {
         let ids = try ids(matching: ContactQuery())
-        let cards = try CardDirectory(path: directory, names: ids)
-        try forEachContact(of: ids) { try cards.write($0.vCard(version: version), named: $0.id) }
+        let groupCards = groups == .cards ? try read(GroupWriter.cards) : []
+        let cards = try CardDirectory(path: directory, names: ids + groupCards.map { $0.uid ?? "" })
+        try forEachContact(of: ids) { try cards.write($0.vCard(version: version, categories: groups == .categories), named: $0.id) }
+        for card in groupCards { try cards.write(card.vCard(version: version), named: card.uid ?? "") }
         AtomicFile.syncFileSystems()
+    }
+
+    /// Every group as a group card in `version`'s form (SPEC §Groups as
+    /// address books hold them), to follow the contacts in an export.
+    public func groupCards(version: VCardVersion) throws -> [String] {
+        try read(GroupWriter.cards).map { $0.vCard(version: version) }
     }
 }

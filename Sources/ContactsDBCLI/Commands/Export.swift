@@ -21,6 +21,10 @@ extension ContactsDBCommand {
         @Option(help: ArgumentHelp("Write one .vcf file per contact into this directory (with --format vcard).",
                                    valueName: "directory"))
         var directory: String?
+        @Option(help: ArgumentHelp(
+            "How groups are written in vCard: as each member's CATEGORIES, or as group cards after the contacts.",
+            valueName: "categories|cards"))
+        var groups: GroupConvention = .categories
 
         enum VCardVersionArgument: String, ExpressibleByArgument, CaseIterable {
             case v3 = "3.0", v4 = "4.0"
@@ -29,12 +33,13 @@ extension ContactsDBCommand {
 
         func validate() throws {
             if directory != nil && format != .vcard { throw ValidationError("Please use --directory with --format vcard.") }
+            if groups == .cards && format != .vcard { throw ValidationError("Please use --groups cards with --format vcard.") }
         }
 
         func run() throws {
             let store = try database.openStore()
             if let directory {
-                try store.exportCards(to: directory, version: vcardVersion.version)
+                try store.exportCards(to: directory, version: vcardVersion.version, groups: groups)
                 return
             }
             // Each page is checked: a reader that went away stops the export.
@@ -52,7 +57,9 @@ extension ContactsDBCommand {
             case .ndjson:
                 try contacts { print($0.jsonText) }
             case .vcard:
-                try contacts { print($0.vCard(version: vcardVersion.version), terminator: "") }
+                let version = vcardVersion.version, categories = groups == .categories
+                try contacts { print($0.vCard(version: version, categories: categories), terminator: "") }
+                if !categories { try store.groupCards(version: version).forEach { print($0, terminator: "") } }
             case .csv:
                 let table = CSVTable(maxChildren: try store.maxChildCounts())
                 print(table.header, terminator: "")

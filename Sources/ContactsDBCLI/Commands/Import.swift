@@ -42,7 +42,8 @@ extension ContactsDBCommand {
                 Terminal.printNotice("Kept as extra properties, written back on export: \(Self.counted(report.extraProperties)).")
             }
             let name = inputs.count == 1 ? InputFile.displayName(file) : "\(inputs.count) files"
-            print("Imported \(report.imported) contacts from \(name)"
+            let groups = report.groups == 0 ? "" : " and \(report.groups) group card\(report.groups == 1 ? "" : "s")"
+            print("Imported \(report.imported) contacts\(groups) from \(name)"
                   + (report.skipped.isEmpty ? "." : "; skipped \(report.skipped.count) record\(report.skipped.count == 1 ? "" : "s")."))
         }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ContactsDB
 
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
     case table, json, ndjson, csv
@@ -9,3 +10,5 @@ struct OutputOptions: ParsableArguments {
     @Option(help: "Output format.")
     var format: OutputFormat = .table
 }
+
+extension GroupConvention: ExpressibleByArgument {}
