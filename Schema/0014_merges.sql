@@ -1,7 +1,8 @@
 -- Merges of duplicates, kept so that each can be taken back exactly. A
 -- merge record holds every contact of the merge as it was just before it
 -- (the survivor at position 0, then the merged ones in the order given),
--- in the JSON format with its photo, with its times and favorite place;
+-- in the JSON format with its photo, with its times, favorite place and
+-- the uids of its groups (one a line: a group renamed since is still its);
 -- intoRevision is the survivor's revision the merge wrote, by which an
 -- unmerge knows whether the survivor was edited since. keptApart holds the
 -- values the survivor did not take (it had a different one), as JSON.
@@ -22,5 +23,6 @@ CREATE TABLE contactMergePart (
     createdAt TEXT NOT NULL,
     updatedAt TEXT NOT NULL,
     favoritePosition INTEGER,
+    groupUids TEXT NOT NULL DEFAULT '',
     PRIMARY KEY (mergeId, position)
 ) WITHOUT ROWID;

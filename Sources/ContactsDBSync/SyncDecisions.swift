@@ -160,3 +160,41 @@ enum PushOutcome: Equatable {
         }
     }
 }
+
+/// What a sync does with a group card the server holds (SPEC §Groups as
+/// address books hold them), from values alone: the name and members both
+/// sides last agreed on, the group here, and the server's card. Members
+/// changed on both sides merge as a set: each side's additions are kept,
+/// each side's removals made.
+enum GroupPullDecision: Equatable {
+    /// Leave the group here as it is (deleted here, unchanged there: the
+    /// deletion is pushed).
+    case nothing
+    /// Write the group with this name and exactly these members.
+    case write(name: String, members: [String])
+
+    /// - parameter base: the agreement stored with the sync record, nil
+    ///   without one.
+    /// - parameter local: the group here, nil when there is none.
+    static func decide(base: String?, local: GroupCard?, server: GroupCard, prefer: SyncPreference) -> GroupPullDecision {
+        let theirs = (name: server.name, members: Set(server.members))
+        guard let local else {
+            // Deleted here: an edit there beats it.
+            return base == server.agreement ? .nothing : .write(name: server.name, members: server.members.sorted())
+        }
+        let ours = (name: local.name, members: Set(local.members))
+        guard let base else {
+            // Both made it: every member either side has.
+            let name = prefer == .server ? theirs.name : ours.name
+            return .write(name: name, members: ours.members.union(theirs.members).sorted())
+        }
+        let agreed = GroupCard.agreed(base)
+        if local.agreement == base { return .write(name: theirs.name, members: theirs.members.sorted()) }
+        let name = ours.name == agreed.name ? theirs.name
+            : theirs.name == agreed.name ? ours.name
+            : prefer == .server ? theirs.name : ours.name
+        let members = theirs.members.union(ours.members.subtracting(agreed.members))
+            .subtracting(agreed.members.subtracting(ours.members))
+        return .write(name: name, members: members.sorted())
+    }
+}

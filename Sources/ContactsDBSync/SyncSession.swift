@@ -28,14 +28,16 @@ struct SyncDatabase {
 /// its UID, so nothing is added twice; a change not yet recorded as
 /// synced is still newer than its record, so nothing is lost.
 final class SyncSession {
-    private let database: SyncDatabase
-    private let client: DAVClient
-    private let collection: URL
-    private let version: VCardVersion
-    private let prefer: SyncPreference
-    private let dryRun: Bool
+    let database: SyncDatabase
+    let client: DAVClient
+    let collection: URL
+    let version: VCardVersion
+    let prefer: SyncPreference
+    let dryRun: Bool
     private let progress: ((Int, Int) -> Void)?
-    private var report = SyncReport()
+    var report = SyncReport()
+    /// How the remote keeps groups; nil until this sync finds it.
+    var groups: GroupConvention?
     /// Hrefs a server named outside the address book, each reported once.
     private var outsideHrefs: Set<String> = []
     private var done = 0, total = 0
@@ -50,7 +52,8 @@ final class SyncSession {
     static let batchSize = 100
 
     init(database: SyncDatabase, client: DAVClient, collection: URL, version: VCardVersion, prefer: SyncPreference,
-         dryRun: Bool, progress: ((Int, Int) -> Void)?) {
+         groups: GroupConvention?, dryRun: Bool, progress: ((Int, Int) -> Void)?) {
+        self.groups = groups
         self.database = database
         self.client = client
         self.collection = collection
@@ -62,7 +65,9 @@ final class SyncSession {
 
     func run(token: String?) throws -> SyncReport {
         try pull(token: token)
+        try settleGroupConvention()
         try push()
+        if groups == .cards { try pushGroups() }
         return report
     }
 
@@ -166,7 +171,7 @@ final class SyncSession {
 
     /// A card as fetched and read: its ETag, and its draft with its derived
     /// fields or why it cannot be read.
-    private typealias FetchedCard = (etag: String?, card: Result<(ContactDraft, DerivedFields), ContactsDBError>)
+    private typealias FetchedCard = (etag: String?, card: Result<ImportedCard.Read, ContactsDBError>)
 
     /// Fetches the cards at `hrefs` a batch at a time and stores each
     /// batch in one transaction; an href the server answers 404 or 410 for
@@ -179,7 +184,7 @@ final class SyncSession {
     /// could not be read (it is reported, and tried again at the next
     /// sync).
     @discardableResult
-    private func pullCards(_ hrefs: [String]) throws -> Bool {
+    func pullCards(_ hrefs: [String]) throws -> Bool {
         let batches = stride(from: 0, to: hrefs.count, by: Self.batchSize).map {
             Array(hrefs[$0..<min($0 + Self.batchSize, hrefs.count)])
         }
@@ -200,7 +205,15 @@ final class SyncSession {
                 let writer = try ContactWriter(db)
                 for href in batch {
                     if let card = fetched.cards[href] {
-                        isComplete = try self.apply(href: href, etag: card.etag, card.card, writer, db) && isComplete
+                        if case .success(.group(let group)) = card.card {
+                            try self.apply(href: href, etag: card.etag, group, db)
+                            continue
+                        }
+                        let contact = card.card.map { read -> (ContactDraft, DerivedFields) in
+                            guard case let .contact(draft, derived) = read else { preconditionFailure("a group card was applied above") }
+                            return (draft, derived)
+                        }
+                        isComplete = try self.apply(href: href, etag: card.etag, contact, writer, db) && isComplete
                     } else if fetched.gone.contains(href) {
                         try self.remove(href: href, db)
                     } else if let reason = fetched.unreadable[href] {
@@ -275,11 +288,11 @@ final class SyncSession {
     /// import pipeline's workers.
     private static func read(_ cards: [(href: String, etag: String?, data: Data)], regions: PhoneRegions) -> [String: FetchedCard] {
         let read = ImportPipeline.preparedInOrder(cards) { card in
-            Result { try ImportedCard.prepared(vCard: card.data, source: card.href, regions: regions) }
+            Result { try ImportedCard.read(vCard: card.data, source: card.href, regions: regions) }
                 .mapError { $0 as? ContactsDBError ?? .invalidContact(field: card.href, reason: "\($0)") }
         }
         var byHref: [String: FetchedCard] = [:]
-        for (card, result) in zip(cards, read) { byHref[card.href] = (card.etag, result.map { ($0.draft, $0.derived) }) }
+        for (card, result) in zip(cards, read) { byHref[card.href] = (card.etag, result) }
         return byHref
     }
 
@@ -310,19 +323,20 @@ final class SyncSession {
             }
         }
         server.id = id
+        let stored = try ContactReader.stored(ids: [id], db).first
+        let local = try stored.flatMap { try ContactReader.withChildren([$0], db).first }
+        if groups == .cards { server = Self.keepingMembership(server, local?.groups ?? []) }
         // The version both sides last agreed on, and the contact's revision then.
         var baseJSON = synced?.base, agreedRevision = synced?.revision
         if let synced {
-            let pushes = try synced.pushes.map { try Self.draft($0.base, href) }
+            let pushes = try synced.pushes.map { try self.membershipNeutral(Self.draft($0.base, href), like: server) }
             switch PullDecision.agreed(recordHasBase: synced.base != nil, pushes: pushes, server: server) {
             case .record: break
             case .push(let index): (baseJSON, agreedRevision) = (synced.pushes[index].base, synced.pushes[index].revision)
             case .firstPushBase: baseJSON = synced.pushes[0].base
             }
         }
-        let base = try baseJSON.map { try Self.draft($0, href) }
-        let stored = try ContactReader.stored(ids: [id], db).first
-        let local = try stored.flatMap { try ContactReader.withChildren([$0], db).first }
+        let base = try baseJSON.map { try membershipNeutral(Self.draft($0, href), like: server) }
         let decision = PullDecision.decide(isSynced: synced != nil, base: base, agreedRevision: agreedRevision,
                                            local: local.map { ($0.draft, $0.revision) }, server: server, prefer: prefer)
         let now = Date(), revision = try ChangeLog.revision(db)
@@ -354,6 +368,7 @@ final class SyncSession {
     /// A card only pushed, its answer never stored, that the server now
     /// says it removed had arrived: another client deleted it.
     private func remove(href: String, _ db: Database) throws {
+        if try removeGroup(href: href, db) { return }
         guard let synced = try SyncState.card(href: href, db) else { return }
         try SyncState.deleteCard(contactId: synced.contactId, db)
         let stored = try ContactReader.stored(ids: [synced.contactId], db).first
@@ -427,9 +442,18 @@ final class SyncSession {
     /// (412).
     private func put(_ ids: [String]) throws -> [String] {
         var outgoing: [(contact: Contact, isNew: Bool, href: String, headers: [(String, String)])] = []
+        var unchanged: [SyncedCard] = []
         try database.read { db in
             for contact in try ContactReader.contacts(ids: ids, db) {
                 let synced = try SyncState.card(contactId: contact.id, db)
+                // Changed only as the change counter sees it (a group card
+                // gained it as a member): the server's card says it all.
+                if var synced, let base = synced.base, synced.pushes.isEmpty,
+                   ContactMerge.isSame(try membershipNeutral(Self.draft(base, synced.href), like: contact.draft), contact.draft) {
+                    synced.revision = contact.revision
+                    unchanged.append(synced)
+                    continue
+                }
                 var headers = [("Content-Type", "text/vcard; charset=utf-8")]
                 if let synced, synced.base != nil {
                     // Without an ETag (a server that sends none), at least
@@ -442,11 +466,12 @@ final class SyncSession {
             }
         }
         try database.write { db in
+            for card in unchanged { try SyncState.save(card, db) }
             try SyncState.savePushes(outgoing.map { ($0.contact.id, $0.href, $0.contact.revision, $0.contact.draft.jsonText) }, db)
         }
         let answers = try client.sendAll(outgoing.map { item in
             DAVRequest(method: "PUT", url: url(item.href), headers: item.headers,
-                              body: item.contact.vCard(version: version))
+                              body: item.contact.vCard(version: version, categories: groups != .cards))
         })
         var stored: [(SyncedCard, isNew: Bool)] = [], retries: [String] = []
         for (item, answer) in zip(outgoing, answers) {
@@ -545,14 +570,14 @@ final class SyncSession {
         return components.percentEncodedPath
     }
 
-    private func url(_ path: String) -> URL {
+    func url(_ path: String) -> URL {
         var components = URLComponents(url: collection, resolvingAgainstBaseURL: true)!
         components.percentEncodedPath = Self.encodedPath(path)
         return components.url!
     }
 
     /// A card's name without its extension: the id of a card without UID.
-    private static func stem(_ href: String) -> String {
+    static func stem(_ href: String) -> String {
         let name = (href as NSString).lastPathComponent
         return name.hasSuffix(".vcf") ? String(name.dropLast(4)) : name
     }

@@ -276,6 +276,7 @@ import Testing
             ("0013_sync_pushes", { db in try db.tableExists("syncPush") }),
             ("0014_merges", { db in try db.tableExists("contactMerge") }),
             ("0015_group_cards", { db in try db.tableExists("groupPendingMember") }),
+            ("0016_group_sync", { db in try db.tableExists("syncedGroup") }),
         ]
         var random = SplitMix64(seed: 13)
         var stops = Array(repeating: 0, count: upgrades.count + 1), killedAfterBackup = 0

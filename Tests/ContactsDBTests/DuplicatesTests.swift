@@ -79,6 +79,57 @@ import Testing
         #expect(try store.merges().map(\.merged) == [["b", "c", "d"]])
     }
 
+    /// A card without a name shares a phone with Anna and an email with
+    /// Boris: one set, never certain, so merging every certain set leaves
+    /// two people apart.
+    @Test func aContactWithoutANameNeverMakesTwoNamesOnePerson() throws {
+        let store = try ContactStore.makeEmpty()
+        let cards = """
+            BEGIN:VCARD\r\nVERSION:3.0\r\nUID:x\r\nTEL:+79123456789\r\nEMAIL:boris@example.com\r\nEND:VCARD\r\n
+            """
+        try store.add([ContactDraft(id: "anna", firstName: "Anna", phones: [Phone(value: "+7 912 345-67-89")]),
+                       ContactDraft(id: "boris", firstName: "Boris", emails: [Email(value: "Boris@example.com")])])
+        try store.importContacts(Data(cards.utf8), source: "x.vcf")
+        #expect(try store.duplicates().map(\.confidence) == [.likely])
+        #expect(try store.mergeAllCertain().isEmpty)
+        // A merge of the card without a name is taken back, whatever rules
+        // typed input has for names.
+        let merge = try store.merge(["anna", "x"])
+        #expect(try store.contact(id: "anna")?.emails.map(\.value) == ["boris@example.com"])
+        #expect(try store.unmerge(try #require(merge.mergeID)).survivorRestored)
+        #expect(try store.contact(id: "x")?.firstName == nil && store.contact(id: "anna")?.emails == [])
+    }
+
+    /// The survivor's name is its own, whole: another's middle or formatted
+    /// name is kept apart, not mixed in.
+    @Test func aNameIsTakenWholeOrNotAtAll() throws {
+        let store = try ContactStore.makeEmpty()
+        var other = ContactDraft(id: "b", firstName: "Anya", lastName: "Petrova")
+        (other.middleName, other.formattedName) = ("Sergeevna", "Anya P. (work)")
+        try store.add([ContactDraft(id: "a", firstName: "Anna", lastName: "Petrova"), other,
+                       ContactDraft(id: "c", company: "Acme")])
+        let merged = try store.merge(["a", "b"]).contact
+        #expect(merged.firstName == "Anna" && merged.middleName == nil && merged.formattedName == nil)
+        let kept = try store.merges().count
+        #expect(kept == 1)
+        let nameless = try store.merge(["c", "a"]).contact
+        #expect(nameless.firstName == "Anna" && nameless.lastName == "Petrova" && nameless.company == "Acme")
+    }
+
+    /// Unmerge puts a contact back in its groups by their uid: a group
+    /// renamed since is still its group, one deleted since is not made again.
+    @Test func unmergeFindsGroupsByTheirUID() throws {
+        let store = try ContactStore.makeEmpty()
+        try store.add([ContactDraft(id: "a", firstName: "Anna", groups: ["Work", "Choir"]),
+                       ContactDraft(id: "b", firstName: "Anna")])
+        let merge = try store.merge(["b", "a"])
+        try store.renameGroup("Work", to: "Office")
+        try store.deleteGroup(named: "Choir")
+        try store.unmerge(try #require(merge.mergeID))
+        #expect(try store.contact(id: "a")?.groups == ["Office"])
+        #expect(try store.groups().map(\.name) == ["Office"])
+    }
+
     // MARK: - The reference
 
     /// SPEC's rules, pair by pair over every two contacts.
@@ -114,11 +165,14 @@ import Testing
                 if isCertain { certain[root(&certain, j)] = root(&certain, i) }
             }
         }
-        var sets: [Int: (ids: Set<String>, roots: Set<Int>)] = [:]
+        // Certain: certain pairs alone connect the set, and it holds one
+        // name at most (a contact without one never joins two names).
+        var sets: [Int: (ids: Set<String>, roots: Set<Int>, names: Set<[String]>)] = [:]
         for i in contacts.indices {
-            sets[root(&all, i), default: ([], [])].ids.insert(contacts[i].id)
-            sets[root(&all, i), default: ([], [])].roots.insert(root(&certain, i))
+            sets[root(&all, i), default: ([], [], [])].ids.insert(contacts[i].id)
+            sets[root(&all, i), default: ([], [], [])].roots.insert(root(&certain, i))
+            if let name = names[i] { sets[root(&all, i), default: ([], [], [])].names.insert(name) }
         }
-        return sets.values.filter { $0.ids.count > 1 }.map { ($0.ids, $0.roots.count == 1) }
+        return sets.values.filter { $0.ids.count > 1 }.map { ($0.ids, $0.roots.count == 1 && $0.names.count <= 1) }
     }
 }

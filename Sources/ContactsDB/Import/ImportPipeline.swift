@@ -185,7 +185,9 @@ package struct ImportPipeline {
         preparedInOrder(records) { record in
             do {
                 let parsed = try record.result.get()
-                if let group = GroupCard(parsed) { return .success(.group(group, bytesRead: record.bytesRead)) }
+                if let group = GroupCard(parsed) {
+                    return .success(.group(try checked(group, at: record.path), bytesRead: record.bytesRead))
+                }
                 let (draft, derived, unusual) = try validatedAndDerived(parsed, at: record.path, regions: regions)
                 return .success(.contact(
                     path: record.path, bytesRead: record.bytesRead, draft: draft, derived: derived, unusual: unusual))
@@ -208,6 +210,14 @@ package struct ImportPipeline {
         let derived = DerivedFields(draft, regions: regions)
         if draft.photo != nil, derived.photo == nil { unusual.undecodablePhotos += 1 }
         return (draft, derived, unusual)
+    }
+
+    /// A group card as a group can hold it: its name tidied and within
+    /// a group name's length, else refused as a contact would be.
+    package static func checked(_ group: GroupCard, at path: String) throws -> GroupCard {
+        var group = group
+        group.name = try ContactValidator.groupName(group.name, at: path.isEmpty ? "FN" : path + ".FN")
+        return group
     }
 
     /// `prepare` applied to each item on ``workers`` threads (ICU, the fold

@@ -4,8 +4,8 @@ extension GroupCard {
     /// The group card a mapped card is, or nil for a contact's: a card
     /// whose KIND (4.0) or X-ADDRESSBOOKSERVER-KIND (Apple's 3.0) is
     /// `group`, which the mapper keeps in `extra` with the member lines.
-    /// Its name is its FN (else N, else ORG); whatever else it holds is
-    /// kept, as the lines the card writer gives it.
+    /// Its name is its FN (else N, else ORG, else its UID); whatever else
+    /// it holds is kept, as the lines the card writer gives it.
     package init?(_ draft: ContactDraft) {
         // Most cards keep no KIND line: skip parsing their extras.
         guard draft.extra.contains(where: { $0.range(of: "KIND", options: .caseInsensitive) != nil }) else { return nil }
@@ -31,7 +31,7 @@ extension GroupCard {
         guard isGroup else { return nil }
         let names = [draft.firstName, draft.lastName].compactMap { $0 }.joined(separator: " ")
         let name = [draft.formattedName, names, draft.company].compactMap { $0?.trimmingCharacters(in: .whitespaces) }
-            .first { !$0.isEmpty } ?? "Unnamed group"
+            .first { !$0.isEmpty } ?? draft.id ?? "Unnamed group"
         // Everything else the card held, written as the contact writer
         // writes it, without what a group card writes itself.
         var rest = draft

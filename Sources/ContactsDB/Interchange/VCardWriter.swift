@@ -70,12 +70,20 @@ extension Contact {
             if !profile.handle.isEmpty { line += ";X-USER=\(VCardWriter.parameterValue(profile.handle))" }
             card.add(line + ":" + VCardWriter.escape(profile.url))
         }
-        if categories, !groups.isEmpty { card.add("CATEGORIES:" + groups.map { VCardWriter.escape($0) }.joined(separator: ",")) }
+        if categories, !groups.isEmpty { card.add(VCardCategories.line(groups)) }
         if let age { card.add("X-CONTACTSDB-AGE:\(age)") }
         if isFavorite { card.add("X-CONTACTSDB-FAVORITE:TRUE") }
         if let photo = details.photo { card.add(VCardWriter.photo(photo, version: version)) }
         for line in details.extra where !kept.isSpelling(line) { card.add(VCardWriter.extraLine(line, version: version)) }
         return card.text
+    }
+}
+
+/// How a card names its groups, for the writer and for a sync that keeps a
+/// card's own CATEGORIES as they came.
+package enum VCardCategories {
+    package static func line(_ groups: [String]) -> String {
+        "CATEGORIES:" + groups.map { VCardWriter.escape($0) }.joined(separator: ",")
     }
 }
 

@@ -38,12 +38,15 @@ package struct DuplicateGrouping {
     /// Every contact in a set.
     package var members: [Int64] { all.members }
 
-    /// The sets, given every member's key and id in the default sort.
-    package func sets(inDefaultOrder ordered: [(pk: Int64, id: String)]) -> [DuplicateSet] {
+    /// The sets, given every member's key and id in the default sort and
+    /// the names of those that have one: a set is certain when its certain
+    /// pairs alone connect it and its members have at most one name among
+    /// them (a contact without a name never makes two names one person).
+    package func sets(inDefaultOrder ordered: [(pk: Int64, id: String)], names: [Int64: Data]) -> [DuplicateSet] {
         var all = all, certain = certain
         var index: [Int64: Int] = [:]
         var sets: [DuplicateSet] = []
-        var certainRoots: [Set<Int64>] = []
+        var certainRoots: [Set<Int64>] = [], setNames: [Set<Data>] = []
         for (pk, id) in ordered {
             let root = all.find(pk)
             if let at = index[root] {
@@ -53,13 +56,15 @@ package struct DuplicateGrouping {
                 index[root] = sets.count
                 sets.append(DuplicateSet(ids: [id], confidence: .certain, reasons: []))
                 certainRoots.append([certain.find(pk)])
+                setNames.append([])
             }
+            if let name = names[pk] { setNames[index[root]!].insert(name) }
         }
         for (pk, reasons) in self.reasons {
             guard let at = index[all.find(pk)] else { continue }
             for reason in reasons where !sets[at].reasons.contains(reason) { sets[at].reasons.append(reason) }
         }
-        for at in sets.indices where certainRoots[at].count > 1 { sets[at].confidence = .likely }
+        for at in sets.indices where certainRoots[at].count > 1 || setNames[at].count > 1 { sets[at].confidence = .likely }
         return sets
     }
 }

@@ -21,6 +21,18 @@ package struct GroupCard: Hashable, Sendable {
 
     package static let memberPrefix = "urn:uuid:"
 
+    /// The name and members as one text, members sorted: what two sides of
+    /// a sync compare, and the base they last agreed on.
+    package var agreement: String {
+        ([name] + members.sorted()).joined(separator: "\n")
+    }
+
+    /// The name and members an ``agreement`` holds.
+    package static func agreed(_ text: String) -> (name: String, members: Set<String>) {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        return (lines.first ?? "", Set(lines.dropFirst()))
+    }
+
     /// The contact id a member names, if it names one.
     package static func contactID(_ member: String) -> String? {
         guard member.lowercased().hasPrefix(memberPrefix) else { return nil }

@@ -8,12 +8,17 @@ public struct Remote: Hashable, Sendable {
     public var username: String?
     /// Where the password comes from; the password itself is never stored.
     public var password: PasswordSource
+    /// How the remote's address book keeps groups; nil until the first
+    /// sync finds it (a group card there: cards; else categories).
+    public var groups: GroupConvention?
 
-    public init(name: String, url: String, username: String? = nil, password: PasswordSource = .netrc) {
+    public init(name: String, url: String, username: String? = nil, password: PasswordSource = .netrc,
+                groups: GroupConvention? = nil) {
         self.name = name
         self.url = url
         self.username = username
         self.password = password
+        self.groups = groups
     }
 
     /// How long one request to a remote may take by default, from its

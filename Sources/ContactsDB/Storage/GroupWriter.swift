@@ -2,12 +2,12 @@ import Foundation
 import GRDB
 
 /// Writes groups and memberships; names are unique whatever their case.
-struct GroupWriter {
+package struct GroupWriter {
     private let insertGroup, insertMember: SQLiteStatement
     /// The groups a write creates are created at the write's time.
     private let now = Timestamp.string(from: Date())
 
-    init(_ db: Database) throws {
+    package init(_ db: Database) throws {
         insertGroup = try SQLiteStatement(db, """
             INSERT OR IGNORE INTO contactGroup (name, nameKey, createdAt, uid) VALUES (?, ?, ?, ?)
             """)
@@ -29,7 +29,10 @@ struct GroupWriter {
     /// keeps the card's UID, name and other properties, and gains its
     /// members; a member not here yet waits in `groupPendingMember` until
     /// its contact arrives, and one that names no contact stays there.
-    func write(_ card: GroupCard, _ db: Database) throws {
+    ///
+    /// - parameter exactly: true also takes out the members the card does
+    ///   not name, for a sync that takes the server's card as it is.
+    package func write(_ card: GroupCard, exactly: Bool = false, _ db: Database) throws {
         let pk: Int64
         if let uid = card.uid, let known = try Int64.fetchOne(db, sql: "SELECT pk FROM contactGroup WHERE uid = ?", arguments: [uid]) {
             pk = known
@@ -44,6 +47,17 @@ struct GroupWriter {
         try db.execute(sql: "DELETE FROM groupProperty WHERE groupPk = ?", arguments: [pk])
         for (position, line) in card.properties.enumerated() {
             try db.execute(sql: "INSERT INTO groupProperty (groupPk, position, line) VALUES (?, ?, ?)", arguments: [pk, position, line])
+        }
+        if exactly {
+            let named = Set(card.members)
+            for current in try Self.cards(pk: pk, db).first?.members ?? [] where !named.contains(current) {
+                try db.execute(sql: "DELETE FROM groupPendingMember WHERE groupPk = ? AND member = ?", arguments: [pk, current])
+                if let id = GroupCard.contactID(current) {
+                    try db.execute(sql: """
+                        DELETE FROM groupMember WHERE groupPk = ? AND contactPk = (SELECT pk FROM contact WHERE id = ?)
+                        """, arguments: [pk, id])
+                }
+            }
         }
         for member in card.members {
             let contact = try GroupCard.contactID(member).flatMap {
@@ -60,9 +74,31 @@ struct GroupWriter {
 
     /// Every group as a group card: its members, contacts first (in the
     /// default order), then those that wait or name no contact.
-    static func cards(_ db: Database) throws -> [GroupCard] {
+    package static func cards(_ db: Database) throws -> [GroupCard] {
+        try cards(pk: nil, db)
+    }
+
+    /// The group of `uid`, as a group card.
+    package static func card(uid: String, _ db: Database) throws -> GroupCard? {
+        guard let pk = try Int64.fetchOne(db, sql: "SELECT pk FROM contactGroup WHERE uid = ?", arguments: [uid]) else { return nil }
+        return try cards(pk: pk, db).first
+    }
+
+    /// Deletes the group of `uid`; its contacts stay.
+    package static func delete(uid: String, _ db: Database) throws {
+        try db.execute(sql: "DELETE FROM contactGroup WHERE uid = ?", arguments: [uid])
+    }
+
+    /// The group named `name` in any case, as a group card.
+    package static func card(named name: String, _ db: Database) throws -> GroupCard? {
+        guard let pk = try pk(named: name, db) else { return nil }
+        return try cards(pk: pk, db).first
+    }
+
+    /// One group's card (`pk`), or every group's.
+    private static func cards(pk: Int64?, _ db: Database) throws -> [GroupCard] {
         var cards: [Int64: GroupCard] = [:], order: [Int64] = []
-        try db.forEachRow("SELECT pk, uid, name FROM contactGroup ORDER BY nameKey", []) { row in
+        try db.forEachRow("SELECT pk, uid, name FROM contactGroup WHERE ?1 IS NULL OR pk = ?1 ORDER BY nameKey", [pk]) { row in
             order.append(row.int64(0))
             cards[row.int64(0)] = GroupCard(uid: row.text(1), name: row.text(2), members: [], properties: [])
         }

@@ -12,6 +12,8 @@ package enum MergeRecords {
         package var createdAt: String
         var updatedAt: String
         package var favoritePosition: Int?
+        /// The uids of its groups.
+        package var groupUIDs: [String] = []
     }
 
     package struct Stored {
@@ -27,6 +29,9 @@ package enum MergeRecords {
         try db.forEachRow("SELECT createdAt, updatedAt, favoritePosition FROM contact WHERE pk = ?", [pk]) { row in
             (part.createdAt, part.updatedAt, part.favoritePosition) = (row.text(0), row.text(1), row.optionalInt(2))
         }
+        try db.forEachRow("""
+            SELECT g.uid FROM groupMember m JOIN contactGroup g ON g.pk = m.groupPk WHERE m.contactPk = ? ORDER BY g.uid
+            """, [pk]) { part.groupUIDs.append($0.text(0)) }
         return part
     }
 
@@ -42,10 +47,11 @@ package enum MergeRecords {
         let id = Int(db.lastInsertedRowID)
         for (position, part) in parts.enumerated() {
             try db.execute(sql: """
-                INSERT INTO contactMergePart (mergeId, position, contactId, contact, createdAt, updatedAt, favoritePosition)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO contactMergePart
+                    (mergeId, position, contactId, contact, createdAt, updatedAt, favoritePosition, groupUids)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [id, position, part.contactID, part.contactJSON, part.createdAt, part.updatedAt,
-                                 part.favoritePosition])
+                                 part.favoritePosition, part.groupUIDs.joined(separator: "\n")])
         }
         return id
     }
@@ -74,14 +80,24 @@ package enum MergeRecords {
         }
         guard var stored else { return nil }
         try db.forEachRow("""
-            SELECT contactId, contact, createdAt, updatedAt, favoritePosition FROM contactMergePart
+            SELECT contactId, contact, createdAt, updatedAt, favoritePosition, groupUids FROM contactMergePart
             WHERE mergeId = ? ORDER BY position
             """, [id]) { row in
             stored.parts.append(Part(contactID: row.text(0), contactJSON: row.text(1), createdAt: row.text(2),
-                                     updatedAt: row.text(3), favoritePosition: row.optionalInt(4)))
+                                     updatedAt: row.text(3), favoritePosition: row.optionalInt(4),
+                                     groupUIDs: row.text(5).split(separator: "\n").map(String.init)))
         }
         stored.record.merged = stored.parts.dropFirst().map(\.contactID)
         return stored
+    }
+
+    /// The names of the groups of these uids that still exist.
+    package static func groupNames(uids: [String], _ db: Database) throws -> [String] {
+        var names: [String] = []
+        try db.forEachRow("""
+            SELECT name FROM contactGroup WHERE uid IN (SELECT value FROM json_each(?)) ORDER BY nameKey
+            """, ["[" + uids.map(JSONText.quote).joined(separator: ",") + "]"]) { names.append($0.text(0)) }
+        return names
     }
 
     package static func delete(id: Int, _ db: Database) throws {

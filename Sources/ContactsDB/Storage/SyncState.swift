@@ -9,12 +9,13 @@ package enum SyncState {
 
     package static func remote(_ db: Database) throws -> StoredRemote? {
         try Row.fetchOne(db, sql: """
-            SELECT name, url, username, passwordEnv, passwordFile, vcardVersion, syncToken FROM remote
+            SELECT name, url, username, passwordEnv, passwordFile, vcardVersion, syncToken, groups FROM remote
             """).map { row in
             let password: PasswordSource = if let variable: String = row[3] { .environment(variable) }
                 else if let file: String = row[4] { .file(file) } else { .netrc }
+            let groups = (row[7] as String?).flatMap(GroupConvention.init(rawValue:))
             return StoredRemote(
-                remote: Remote(name: row[0], url: row[1], username: row[2], password: password),
+                remote: Remote(name: row[0], url: row[1], username: row[2], password: password, groups: groups),
                 vCardVersion: row[5], syncToken: row[6])
         }
     }
@@ -27,16 +28,20 @@ package enum SyncState {
         case .netrc: break
         }
         try db.execute(sql: """
-            INSERT INTO remote (id, name, url, username, passwordEnv, passwordFile, vcardVersion, addedAt)
-            VALUES (1, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO remote (id, name, url, username, passwordEnv, passwordFile, vcardVersion, addedAt, groups)
+            VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [remote.name, remote.url, remote.username, variable, file, vCardVersion,
-                             Timestamp.string(from: Date())])
+                             Timestamp.string(from: Date()), remote.groups?.rawValue])
+    }
+
+    package static func setGroupConvention(_ convention: GroupConvention, _ db: Database) throws {
+        try db.execute(sql: "UPDATE remote SET groups = ?", arguments: [convention.rawValue])
     }
 
     /// Forgets the remote and every card's sync record; contacts and
     /// conflicts stay.
     package static func deleteRemote(_ db: Database) throws {
-        try db.execute(sql: "DELETE FROM remote; DELETE FROM syncedCard; DELETE FROM syncPush")
+        try db.execute(sql: "DELETE FROM remote; DELETE FROM syncedCard; DELETE FROM syncPush; DELETE FROM syncedGroup")
     }
 
     package static func setSyncToken(_ token: String?, _ db: Database) throws {
@@ -61,10 +66,42 @@ package enum SyncState {
     /// The ETag of every card the server is known to hold, by href.
     package static func etags(_ db: Database) throws -> [String: String?] {
         var etags: [String: String?] = [:]
-        try db.forEachRow("SELECT href, etag FROM syncedCard WHERE base IS NOT NULL", []) {
+        try db.forEachRow("SELECT href, etag FROM syncedCard WHERE base IS NOT NULL UNION ALL SELECT href, etag FROM syncedGroup", []) {
             etags[$0.text(0)] = $0.optionalText(1)
         }
         return etags
+    }
+
+    // MARK: - Synced group cards
+
+    package static func group(href: String, _ db: Database) throws -> SyncedGroup? {
+        try groups(where: "href = ?", [href], db).first
+    }
+
+    package static func group(uid: String, _ db: Database) throws -> SyncedGroup? {
+        try groups(where: "uid = ?", [uid], db).first
+    }
+
+    package static func groups(_ db: Database) throws -> [SyncedGroup] {
+        try groups(where: "1", [], db)
+    }
+
+    package static func save(_ group: SyncedGroup, _ db: Database) throws {
+        try db.execute(sql: "DELETE FROM syncedGroup WHERE href = ? AND uid <> ?", arguments: [group.href, group.uid])
+        try db.execute(sql: "INSERT OR REPLACE INTO syncedGroup (uid, href, etag, base) VALUES (?, ?, ?, ?)",
+                       arguments: [group.uid, group.href, group.etag, group.base])
+    }
+
+    package static func deleteGroup(uid: String, _ db: Database) throws {
+        try db.execute(sql: "DELETE FROM syncedGroup WHERE uid = ?", arguments: [uid])
+    }
+
+    private static func groups(where condition: String, _ arguments: StatementArguments, _ db: Database) throws -> [SyncedGroup] {
+        var groups: [SyncedGroup] = []
+        try db.forEachRow("SELECT uid, href, etag, base FROM syncedGroup WHERE \(condition) ORDER BY uid", arguments) {
+            groups.append(SyncedGroup(uid: $0.text(0), href: $0.text(1), etag: $0.optionalText(2), base: $0.text(3)))
+        }
+        return groups
     }
 
     /// Records pushes about to be sent: the version each PUT carries, kept
@@ -165,6 +202,20 @@ package struct StoredRemote {
     /// `3.0` or `4.0`.
     package var vCardVersion: String
     package var syncToken: String?
+}
+
+/// A group card as the remote holds it, as of the last sync.
+package struct SyncedGroup: Equatable {
+    package var uid: String
+    package var href: String
+    package var etag: String?
+    /// The name and members both sides last agreed on
+    /// (``GroupCard/agreement``).
+    package var base: String
+
+    package init(uid: String, href: String, etag: String?, base: String) {
+        (self.uid, self.href, self.etag, self.base) = (uid, href, etag, base)
+    }
 }
 
 /// A contact as the remote holds it, as of the last sync.

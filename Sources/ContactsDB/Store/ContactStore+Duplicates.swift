@@ -8,16 +8,7 @@ extension ContactStore {
     /// §Duplicates): in the order of their first contact in the default
     /// sort, each set's ids in that sort. A name alone never makes a set.
     public func duplicates() throws -> [DuplicateSet] {
-        try read { db in
-            let shared = try DuplicateKeys.shared(db)
-            let named = Set(shared.lazy.filter(\.isIdentifier).flatMap(\.pks))
-            let names = try DuplicateKeys.names(of: Array(named), db)
-            var grouping = DuplicateGrouping()
-            for key in shared {
-                grouping.add(key.pks, reasons: key.reasons, identifier: key.isIdentifier, names: names)
-            }
-            return grouping.sets(inDefaultOrder: try DuplicateKeys.inDefaultOrder(grouping.members, db))
-        }
+        try read(Self.duplicates)
     }
 
     // MARK: - Merging
@@ -56,9 +47,9 @@ extension ContactStore {
     /// own merge record; all in one transaction.
     @discardableResult
     public func mergeAllCertain(dryRun: Bool = false) throws -> [MergeResult] {
-        let sets = try duplicates().filter { $0.confidence == .certain }
         do {
             return try write { db in
+                let sets = try Self.duplicates(db).filter { $0.confidence == .certain }
                 var results = try sets.map { try Self.merge($0.ids, db) }
                 if dryRun {
                     for index in results.indices { results[index].mergeID = nil }
@@ -98,13 +89,13 @@ extension ContactStore {
             let current = try ContactReader.stored(ids: [survivor.contactID], db).first
             let restoresSurvivor = current?.contact.revision == stored.intoRevision
             if let current, restoresSurvivor {
-                try writer.replace(pk: current.pk, ContactValidator.validated(try Self.draft(survivor)),
+                try writer.replace(pk: current.pk, try Self.restored(survivor, db),
                                    createdAt: current.contact.createdAt, updatedAt: Date())
                 try MergeRecords.restoreTimes(pk: current.pk, survivor, db)
                 places.append((current.pk, survivor.favoritePosition))
             }
             for part in merged {
-                let id = try writer.insert(ContactValidator.validated(try Self.draft(part)), at: "", now: part.createdAt)
+                let id = try writer.insert(try Self.restored(part, db), at: "", now: part.createdAt)
                 guard let pk = try ContactReader.pks(ids: [id], db).first else { continue }
                 try MergeRecords.restoreTimes(pk: pk, part, db)
                 places.append((pk, part.favoritePosition))
@@ -118,10 +109,26 @@ extension ContactStore {
 
     // MARK: - Non public
 
+    private static func duplicates(_ db: Database) throws -> [DuplicateSet] {
+        let shared = try DuplicateKeys.shared(db)
+        let candidates = Set(shared.lazy.flatMap(\.pks))
+        let names = try DuplicateKeys.names(of: Array(candidates), db)
+        var grouping = DuplicateGrouping()
+        for key in shared {
+            grouping.add(key.pks, reasons: key.reasons, identifier: key.isIdentifier, names: names)
+        }
+        return grouping.sets(inDefaultOrder: try DuplicateKeys.inDefaultOrder(grouping.members, db), names: names)
+    }
+
     private struct DryRun: Error { var result: MergeResult }
 
-    private static func draft(_ part: MergeRecords.Part) throws -> ContactDraft {
-        try ContactJSON.decode(Data(part.contactJSON.utf8), source: "the merge record").draft
+    /// A contact as the merge record holds it, in the groups it had that
+    /// still exist (by their uid: a group renamed since is still its own).
+    private static func restored(_ part: MergeRecords.Part, _ db: Database) throws -> ContactDraft {
+        var draft = try ContactJSON.decode(Data(part.contactJSON.utf8), source: "the merge record").draft
+        draft.groups = try MergeRecords.groupNames(uids: part.groupUIDs, db)
+        var unusual = UnusualValues()
+        return try ContactValidator.imported(draft, at: "", counting: &unusual)
     }
     private struct DryRunAll: Error { var results: [MergeResult] }
 
@@ -135,7 +142,9 @@ extension ContactStore {
         let parts = try zip(contacts, stored).map { try MergeRecords.part(id: $0.id, json: $0.jsonText, pk: $1.pk, db) }
         let merging = ContactMerging(survivor: contacts[0].draft, others: contacts.dropFirst().map(\.draft))
         let survivorPk = stored[0].pk
-        try ContactWriter(db).replace(pk: survivorPk, try ContactValidator.validated(merging.draft),
+        // What another address book holds is kept: checked as imported.
+        var unusual = UnusualValues()
+        try ContactWriter(db).replace(pk: survivorPk, try ContactValidator.imported(merging.draft, at: "", counting: &unusual),
                                       createdAt: contacts[0].createdAt, updatedAt: Date())
         // The best place first; the others' deletion closes their gaps.
         let best = parts.compactMap(\.favoritePosition).min()

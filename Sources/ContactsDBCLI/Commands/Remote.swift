@@ -35,6 +35,10 @@ extension ContactsDBCommand {
             @Option(help: ArgumentHelp("The address book's name, when the server has several.", valueName: "name"))
             var addressbook: String?
             @OptionGroup var timeout: RemoteTimeoutOption
+            @Option(help: ArgumentHelp(
+                "How the address book keeps groups: a card per group, or CATEGORIES on the members' cards (default: the one it holds, found at the first sync).",
+                valueName: "cards|categories"))
+            var groups: GroupConvention?
 
             func validate() throws {
                 if passwordEnv != nil, passwordFile != nil {
@@ -46,19 +50,21 @@ extension ContactsDBCommand {
                 let network = try ContactsDBCommand.network()
                 let password: PasswordSource = passwordEnv.map { .environment($0) } ?? passwordFile.map { .file($0) } ?? .netrc
                 let remote = try network.addRemote(
-                    Remote(name: name, url: url, username: username, password: password), addressBook: addressbook,
+                    Remote(name: name, url: url, username: username, password: password, groups: groups), addressBook: addressbook,
                     timeout: timeout.seconds, to: database.openStore())
                 print("Added the remote \"\(remote.name)\": \(remote.url)")
             }
         }
 
         struct List: ParsableCommand {
-            static let configuration = CommandConfiguration(commandName: "list", abstract: "Show the remote's name and URL.")
+            static let configuration = CommandConfiguration(
+                commandName: "list",
+                abstract: "Show the remote's name, URL and groups convention (cards, categories, or unknown before the first sync).")
             @OptionGroup var database: DatabaseOptions
 
             func run() throws {
                 if let remote = try database.openStore().remote() {
-                    print("\(remote.name)\t\(remote.url)")
+                    print("\(remote.name)\t\(remote.url)\t\(remote.groups?.rawValue ?? "unknown")")
                 }
             }
         }

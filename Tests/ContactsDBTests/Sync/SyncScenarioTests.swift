@@ -13,12 +13,13 @@ import Testing
         let store: ContactStore
         let server: InMemoryAddressBook
 
-        init(_ server: InMemoryAddressBook) throws {
+        init(_ server: InMemoryAddressBook, groups: GroupConvention? = nil) throws {
             var options = ContactStore.Options()
             options.seedsOnFirstOpen = false
             store = try ContactStore.makeInMemory(options: options)
             self.server = server
-            try store.addRemote(Remote(name: "home", url: InMemoryAddressBook.collection.absoluteString), transport: server)
+            try store.addRemote(Remote(name: "home", url: InMemoryAddressBook.collection.absoluteString, groups: groups),
+                                transport: server)
         }
 
         @discardableResult

@@ -1,0 +1,155 @@
+import ContactsDB
+import Foundation
+import GRDB
+
+/// Groups through a sync (SPEC §Groups as address books hold them). A
+/// group card the server holds is always taken in as its group; in the
+/// `cards` convention the groups changed here are pushed as group cards,
+/// and the members' own cards carry no CATEGORIES for them (a card's
+/// CATEGORIES there are kept, as an extra property, and written back).
+extension SyncSession {
+    /// Stores a group card the server holds, merged with the group here
+    /// (``GroupPullDecision``), and what both sides now agree on.
+    func apply(href: String, etag: String?, _ card: GroupCard, _ db: Database) throws {
+        var card = card
+        let uid = card.uid ?? Self.stem(href)
+        card.uid = uid
+        let synced = try SyncState.group(href: href, db) ?? SyncState.group(uid: uid, db)
+        let local = try GroupWriter.card(uid: uid, db) ?? (synced == nil ? GroupWriter.card(named: card.name, db) : nil)
+        switch GroupPullDecision.decide(base: synced?.base, local: local, server: card, prefer: prefer) {
+        case .nothing: break
+        case let .write(name, members):
+            var written = card
+            (written.name, written.members) = (name, members)
+            if written.agreement != local?.agreement || written.properties != local?.properties {
+                try GroupWriter(db).write(written, exactly: true, db)
+                if local == nil { report.pulled.new += 1 } else { report.pulled.changed += 1 }
+            }
+        }
+        try SyncState.save(SyncedGroup(uid: uid, href: href, etag: etag, base: card.agreement), db)
+    }
+
+    /// A group card the server removed: its group goes too, unless it
+    /// changed here (then it is pushed back). False for an href that holds
+    /// no group card.
+    func removeGroup(href: String, _ db: Database) throws -> Bool {
+        guard let synced = try SyncState.group(href: href, db) else { return false }
+        try SyncState.deleteGroup(uid: synced.uid, db)
+        if let local = try GroupWriter.card(uid: synced.uid, db), local.agreement == synced.base {
+            try GroupWriter.delete(uid: synced.uid, db)
+            report.pulled.deleted += 1
+        }
+        return true
+    }
+
+    /// A remote whose convention is not known yet keeps the one its
+    /// address book holds: a group card there (pulled by now) → cards.
+    func settleGroupConvention() throws {
+        guard groups == nil, !dryRun else { return }
+        try database.write { db in
+            let found: GroupConvention = try SyncState.groups(db).isEmpty ? .categories : .cards
+            try SyncState.setGroupConvention(found, db)
+            self.groups = found
+        }
+    }
+
+    /// PUTs the groups changed here as group cards (If-Match, or
+    /// If-None-Match: * for one the server never had) and DELETEs the
+    /// cards of groups deleted here; a card the server changed meanwhile
+    /// is pulled, merged and pushed once more.
+    func pushGroups() throws {
+        let retries = try sendGroupChanges()
+        guard !retries.isEmpty else { return }
+        _ = try pullCards(retries)
+        let left = try sendGroupChanges()
+        report.skipped += left.map { "\($0): the server changed it again during the sync; it is pushed at the next sync" }
+    }
+
+    /// Sends every group change once; returns the hrefs the server refused
+    /// as changed there (412).
+    private func sendGroupChanges() throws -> [String] {
+        var puts: [(card: GroupCard, synced: SyncedGroup?, href: String)] = [], deletes: [SyncedGroup] = []
+        try database.read { db in
+            let local = try GroupWriter.cards(db)
+            let synced = Dictionary(uniqueKeysWithValues: try SyncState.groups(db).map { ($0.uid, $0) })
+            for card in local {
+                guard let uid = card.uid else { continue }
+                let record = synced[uid]
+                if record?.base == card.agreement { continue }
+                puts.append((card, record, record?.href ?? self.groupHref(uid)))
+            }
+            let uids = Set(local.compactMap(\.uid))
+            deletes = synced.values.filter { !uids.contains($0.uid) }.sorted { $0.uid < $1.uid }
+        }
+        if dryRun {
+            report.pushed.new += puts.filter { $0.synced == nil }.count
+            report.pushed.changed += puts.filter { $0.synced != nil }.count
+            report.pushed.deleted += deletes.count
+            return []
+        }
+        let putAnswers = try client.sendAll(puts.map { item in
+            DAVRequest(method: "PUT", url: url(item.href),
+                       headers: [("Content-Type", "text/vcard; charset=utf-8"),
+                                 item.synced.map { ("If-Match", $0.etag ?? "*") } ?? ("If-None-Match", "*")],
+                       body: item.card.vCard(version: version))
+        })
+        let deleteAnswers = try client.sendAll(deletes.map { synced in
+            DAVRequest(method: "DELETE", url: url(synced.href), headers: [("If-Match", synced.etag ?? "*")])
+        })
+        var retries: [String] = []
+        try database.write { db in
+            for (item, answer) in zip(puts, putAnswers) {
+                switch PushOutcome.ofPut(status: answer.status, isNew: item.synced == nil) {
+                case .stored, .alreadyGone:
+                    try SyncState.save(SyncedGroup(uid: item.card.uid ?? "", href: item.href, etag: answer.etag,
+                                                   base: item.card.agreement), db)
+                    if item.synced == nil { self.report.pushed.new += 1 } else { self.report.pushed.changed += 1 }
+                case .changedThere: retries.append(item.href)
+                case .refused(let status):
+                    self.report.skipped.append("group \(item.card.name): the server refused it (\(status)); it is pushed again at the next sync")
+                }
+            }
+            for (synced, answer) in zip(deletes, deleteAnswers) {
+                switch PushOutcome.ofDelete(status: answer.status) {
+                case .stored:
+                    try SyncState.deleteGroup(uid: synced.uid, db)
+                    self.report.pushed.deleted += 1
+                case .alreadyGone: try SyncState.deleteGroup(uid: synced.uid, db)
+                case .changedThere: retries.append(synced.href)
+                case .refused(let status):
+                    self.report.skipped.append("\(synced.href): the server refused its deletion (\(status)); it is tried again at the next sync")
+                }
+            }
+        }
+        return retries
+    }
+
+    /// Where a group card the server never had goes: its uid's file name,
+    /// so that a rerun after a crash picks the same href.
+    private func groupHref(_ uid: String) -> String {
+        let base = collection.path.hasSuffix("/") ? collection.path : collection.path + "/"
+        return base + CardFileName.of(uid)
+    }
+
+    // MARK: - The members' cards in the cards convention
+
+    /// A pulled contact in the `cards` convention: its groups are the ones
+    /// the group cards give it here, and the card's own CATEGORIES are
+    /// kept as an extra property, written back as they came.
+    static func keepingMembership(_ server: ContactDraft, _ groups: [String]) -> ContactDraft {
+        var server = server
+        if !server.groups.isEmpty { server.extra.append(VCardCategories.line(server.groups)) }
+        server.groups = groups
+        return server
+    }
+
+    /// A version stored with a sync record, compared in the `cards`
+    /// convention with the groups of `like`: membership travels in the
+    /// group cards, never as a change of the contact.
+    func membershipNeutral(_ draft: ContactDraft, like other: ContactDraft) -> ContactDraft {
+        guard groups == .cards else { return draft }
+        var draft = draft
+        draft.groups = other.groups
+        return draft
+    }
+}
