@@ -18,3 +18,12 @@ CREATE TABLE syncedGroup (
     etag TEXT,
     base TEXT NOT NULL
 ) WITHOUT ROWID;
+
+-- Every group card PUT under way, written before it is sent: a sync that
+-- dies before the answer is stored finds the server holding one of them
+-- (its PUT arrived) or none, and takes the one it holds as agreed.
+CREATE TABLE syncGroupPush (
+    uid TEXT NOT NULL,
+    base TEXT NOT NULL,
+    PRIMARY KEY (uid, base)
+) WITHOUT ROWID;

@@ -16,7 +16,11 @@ extension SyncSession {
         card.uid = uid
         let synced = try SyncState.group(href: href, db) ?? SyncState.group(uid: uid, db)
         let local = try GroupWriter.card(uid: uid, db) ?? (synced == nil ? GroupWriter.card(named: card.name, db) : nil)
-        switch GroupPullDecision.decide(base: synced?.base, local: local, server: card, prefer: prefer) {
+        // A PUT that arrived before its answer was stored: the server holds
+        // what was pushed, agreed on by both.
+        let pushed = try SyncState.groupPushes(uid: uid, db).contains(card.agreement)
+        let base = pushed ? card.agreement : synced?.base
+        switch GroupPullDecision.decide(base: base, local: local, server: card, prefer: prefer) {
         case .nothing: break
         case let .write(name, members):
             var written = card
@@ -86,6 +90,9 @@ extension SyncSession {
             report.pushed.changed += puts.filter { $0.synced != nil }.count
             report.pushed.deleted += deletes.count
             return []
+        }
+        try database.write { db in
+            try SyncState.saveGroupPushes(puts.compactMap { item in item.card.uid.map { ($0, item.card.agreement) } }, db)
         }
         let putAnswers = try client.sendAll(puts.map { item in
             DAVRequest(method: "PUT", url: url(item.href),

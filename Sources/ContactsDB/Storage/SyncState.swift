@@ -41,7 +41,7 @@ package enum SyncState {
     /// Forgets the remote and every card's sync record; contacts and
     /// conflicts stay.
     package static func deleteRemote(_ db: Database) throws {
-        try db.execute(sql: "DELETE FROM remote; DELETE FROM syncedCard; DELETE FROM syncPush; DELETE FROM syncedGroup")
+        try db.execute(sql: "DELETE FROM remote; DELETE FROM syncedCard; DELETE FROM syncPush; DELETE FROM syncedGroup; DELETE FROM syncGroupPush")
     }
 
     package static func setSyncToken(_ token: String?, _ db: Database) throws {
@@ -86,14 +86,30 @@ package enum SyncState {
         try groups(where: "1", [], db)
     }
 
+    /// Stores what both sides agree on; the pushes under way are settled.
     package static func save(_ group: SyncedGroup, _ db: Database) throws {
         try db.execute(sql: "DELETE FROM syncedGroup WHERE href = ? AND uid <> ?", arguments: [group.href, group.uid])
         try db.execute(sql: "INSERT OR REPLACE INTO syncedGroup (uid, href, etag, base) VALUES (?, ?, ?, ?)",
                        arguments: [group.uid, group.href, group.etag, group.base])
+        try db.execute(sql: "DELETE FROM syncGroupPush WHERE uid = ?", arguments: [group.uid])
     }
 
     package static func deleteGroup(uid: String, _ db: Database) throws {
         try db.execute(sql: "DELETE FROM syncedGroup WHERE uid = ?", arguments: [uid])
+        try db.execute(sql: "DELETE FROM syncGroupPush WHERE uid = ?", arguments: [uid])
+    }
+
+    /// Records group card PUTs about to be sent, beside earlier ones not
+    /// known to have arrived.
+    package static func saveGroupPushes(_ pushes: [(uid: String, base: String)], _ db: Database) throws {
+        for push in pushes {
+            try db.execute(sql: "INSERT OR IGNORE INTO syncGroupPush (uid, base) VALUES (?, ?)", arguments: [push.uid, push.base])
+        }
+    }
+
+    /// What the group card PUTs under way for `uid` carried.
+    package static func groupPushes(uid: String, _ db: Database) throws -> Set<String> {
+        Set(try String.fetchAll(db, sql: "SELECT base FROM syncGroupPush WHERE uid = ?", arguments: [uid]))
     }
 
     private static func groups(where condition: String, _ arguments: StatementArguments, _ db: Database) throws -> [SyncedGroup] {

@@ -101,6 +101,25 @@ import Testing
         #expect(try quiet(device))
     }
 
+    /// A member taken out after a push whose answer was lost stays out: the
+    /// card the server holds is known as the one pushed, not a new one.
+    @Test func aMemberRemovedAfterAnUnansweredPushStaysRemoved() throws {
+        let server = Self.family()
+        let device = try Device(server)
+        try device.sync()
+        try device.store.addContacts(ids: ["c"], toGroup: "Family")
+        server.losingAnswers = ["PUT"]
+        #expect(throws: ContactsDBError.self) { try device.sync() }
+        server.losingAnswers = []
+        #expect(server.card("fam.vcf")?.text.contains("urn:uuid:c") == true)
+        try device.store.removeContacts(ids: ["a"], fromGroup: "Family")
+        try device.sync()
+        #expect(try members(device, "Family") == ["b", "c"])
+        let card = try #require(server.card("fam.vcf")?.text)
+        #expect(card.contains("urn:uuid:c") && !card.contains("urn:uuid:a"))
+        #expect(try quiet(device))
+    }
+
     @Test func withoutGroupCardsTheRemoteKeepsCategories() throws {
         let server = InMemoryAddressBook()
         server.put("a.vcf", SyncScenarioTests.card("a", "Anna", "Petrova"))
