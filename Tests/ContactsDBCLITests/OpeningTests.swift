@@ -211,7 +211,7 @@ import Testing
         #expect(try files(startingWith: "") == ["dangling.sqlite"])
     }
 
-    /// README: the database and its side files are for their owner only,
+    /// docs/cli.md: the database and its side files are for their owner only,
     /// also when they were made readable to others before this build.
     @Test func anExistingDatabaseOfOursBecomesOwnerOnly() throws {
         let db = directory.path("shared.sqlite")
