@@ -24,10 +24,22 @@ enum DAVPeers {
     @discardableResult
     static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
                     expecting status: Int32? = 0) throws -> String {
+        let result = try runToEnd(executable, arguments, environment: environment)
+        if let status, result.status != status {
+            Issue.record("\(executable) \(arguments.joined(separator: " ")) exited \(result.status):\n\(result.output)")
+        }
+        return result.output
+    }
+
+    /// Runs a program to its end, in `directory` if given: its exit status
+    /// and its output (stdout and stderr) as text.
+    static func runToEnd(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
+                         in directory: String? = nil) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         let out = Pipe()
         process.standardOutput = out
         process.standardError = out
@@ -35,11 +47,7 @@ enum DAVPeers {
         try process.run()
         let data = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
-        if let status, process.terminationStatus != status {
-            Issue.record("\(executable) \(arguments.joined(separator: " ")) exited \(process.terminationStatus):\n\(text)")
-        }
-        return text
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 }
 

@@ -44,24 +44,10 @@ import Testing
     }
 
     private static func bash(_ line: String, in directory: String, database: String) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", line]
-        process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        var environment = ProcessInfo.processInfo.environment
-        environment["PATH"] = CLIRunner.binary.deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
-        environment["CONTACTSDB_PATH"] = database
-        environment["DAV_PASSWORD"] = DAVServer.password
-        environment["HOME"] = directory
-        process.environment = environment
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = out
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let path = CLIRunner.binary.deletingLastPathComponent().path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        return try DAVPeers.runToEnd("/bin/bash", ["-c", line], environment: [
+            "PATH": path, "CONTACTSDB_PATH": database, "DAV_PASSWORD": DAVServer.password, "HOME": directory,
+        ], in: directory)
     }
 }
 
@@ -101,7 +87,7 @@ struct ManualAndCompletionTests {
 }
 
 /// swift-argument-parser's generate-manual tool, built beside the tests by
-/// `scripts/test` (`swift build --product generate-manual-tool`).
+/// `scripts/test` (its plugin, run on the debug build).
 enum ManualTool {
     static let path = CLIRunner.binary.deletingLastPathComponent().appendingPathComponent("generate-manual-tool").path
     static var isAvailable: Bool {
