@@ -8,8 +8,8 @@
 -- each, as read, written back on export.
 -- groupPendingMember: members the card names that are not contacts here:
 -- `urn:uuid:ID` of a contact not present yet, which joins the group when
--- it arrives (the trigger below), and any other URI (mailto:, tel:, sip:),
--- kept and written back.
+-- the writer inserts it, and any other URI (mailto:, tel:, sip:), kept and
+-- written back.
 
 ALTER TABLE contactGroup ADD COLUMN uid TEXT;
 UPDATE contactGroup SET uid = lower(
@@ -30,11 +30,3 @@ CREATE TABLE groupPendingMember (
     PRIMARY KEY (groupPk, member)
 ) WITHOUT ROWID;
 CREATE INDEX groupPendingMember_on_member ON groupPendingMember(member);
-
-CREATE TRIGGER contact_pending_groups AFTER INSERT ON contact
-WHEN EXISTS (SELECT 1 FROM groupPendingMember WHERE member = 'urn:uuid:' || NEW.id)
-BEGIN
-    INSERT OR IGNORE INTO groupMember (groupPk, contactPk)
-        SELECT groupPk, NEW.pk FROM groupPendingMember WHERE member = 'urn:uuid:' || NEW.id;
-    DELETE FROM groupPendingMember WHERE member = 'urn:uuid:' || NEW.id;
-END;

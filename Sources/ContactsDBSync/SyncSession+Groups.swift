@@ -10,7 +10,7 @@ import GRDB
 extension SyncSession {
     /// Stores a group card the server holds, merged with the group here
     /// (``GroupPullDecision``), and what both sides now agree on.
-    func apply(href: String, etag: String?, _ card: GroupCard, _ db: Database) throws {
+    func apply(href: String, etag: String?, _ card: GroupCard, _ writer: ContactWriter, _ db: Database) throws {
         var card = card
         let uid = card.uid ?? Self.stem(href)
         card.uid = uid
@@ -26,7 +26,7 @@ extension SyncSession {
             var written = card
             (written.name, written.members) = (name, members)
             if written.agreement != local?.agreement || written.properties != local?.properties {
-                try GroupWriter(db).write(written, exactly: true, db)
+                try writer.write(written, exactly: true, db)
                 if local == nil { report.pulled.new += 1 } else { report.pulled.changed += 1 }
             }
         }

@@ -205,15 +205,16 @@ final class SyncSession {
                 let writer = try ContactWriter(db)
                 for href in batch {
                     if let card = fetched.cards[href] {
-                        if case .success(.group(let group)) = card.card {
-                            try self.apply(href: href, etag: card.etag, group, db)
-                            continue
+                        switch card.card {
+                        case let .success(.contact(draft, derived)):
+                            try self.apply(href: href, etag: card.etag, draft, derived, writer, db)
+                        case let .success(.group(group)):
+                            try self.apply(href: href, etag: card.etag, group, writer, db)
+                        case let .failure(error):
+                            self.report.skipped.append("\(href): \(error.localizedDescription)")
+                            self.unreadable.insert(href)
+                            isComplete = false
                         }
-                        let contact = card.card.map { read -> (ContactDraft, DerivedFields) in
-                            guard case let .contact(draft, derived) = read else { preconditionFailure("a group card was applied above") }
-                            return (draft, derived)
-                        }
-                        isComplete = try self.apply(href: href, etag: card.etag, contact, writer, db) && isComplete
                     } else if fetched.gone.contains(href) {
                         try self.remove(href: href, db)
                     } else if let reason = fetched.unreadable[href] {
@@ -297,19 +298,10 @@ final class SyncSession {
     }
 
     /// Stores a card the server holds: a new contact, a replacement of a
-    /// contact unchanged here, or a merge with one changed here. Returns
-    /// false when the card cannot be read (it is reported).
-    @discardableResult
-    private func apply(href: String, etag: String?, _ card: Result<(ContactDraft, DerivedFields), ContactsDBError>,
-                       _ writer: ContactWriter, _ db: Database) throws -> Bool {
-        var server: ContactDraft, derived: DerivedFields
-        switch card {
-        case .success(let card): (server, derived) = card
-        case .failure(let error):
-            report.skipped.append("\(href): \(error.localizedDescription)")
-            unreadable.insert(href)
-            return false
-        }
+    /// contact unchanged here, or a merge with one changed here.
+    private func apply(href: String, etag: String?, _ server: ContactDraft, _ derived: DerivedFields,
+                       _ writer: ContactWriter, _ db: Database) throws {
+        var server = server
         var synced = try SyncState.card(href: href, db)
         var id = synced?.contactId ?? server.id ?? Self.stem(href)
         if synced == nil, var other = try SyncState.card(contactId: id, db), other.href != href {
@@ -360,7 +352,6 @@ final class SyncSession {
         }
         try SyncState.save(SyncedCard(contactId: id, href: href, etag: etag, revision: decision.revision ?? revision,
                                       base: decision.keepsAgreedBase ? baseJSON : server.jsonText), db)
-        return true
     }
 
     /// A card the server removed: the contact goes too, unless it changed

@@ -130,6 +130,17 @@ import Testing
         #expect(try store.groups().map(\.name) == ["Office"])
     }
 
+    /// Another card's Apple item groups get numbers of their own, so that
+    /// its X-ABLabel never labels the survivor's property.
+    @Test func anotherCardsItemGroupsAreRenumbered() {
+        var survivor = ContactDraft(id: "a", firstName: "Anna"), other = ContactDraft(id: "b", firstName: "Anna")
+        survivor.extra = ["item1.X-CUSTOM:a", "item1.X-ABLabel:first", "item2.X-CUSTOM:c", "item2.X-ABLabel:third"]
+        other.extra = ["item1.X-CUSTOM:b", "item1.X-ABLabel:second", "item5.X-OTHER:d", "X-PLAIN:e"]
+        #expect(ContactMerging(survivor: survivor, others: [other]).draft.extra == survivor.extra + [
+            "item3.X-CUSTOM:b", "item3.X-ABLabel:second", "item5.X-OTHER:d", "X-PLAIN:e",
+        ])
+    }
+
     // MARK: - The reference
 
     /// SPEC's rules, pair by pair over every two contacts.

@@ -116,4 +116,19 @@ import Testing
         #expect(try self.groups(byCategories).mapValues(\.members) == expected.filter { !$0.value.isEmpty },
                 "as categories, an empty group is gone")
     }
+
+    /// A group card's name is held as a group name is: one too long is
+    /// refused as an invalid contact would be; one without a name is named
+    /// by its UID, so that two such cards stay two groups.
+    @Test func groupCardNamesAreHeldAsGroupNames() throws {
+        let long = Self.rfcGroup("g-long", String(repeating: "x", count: 150), members: [])
+        let store = try ContactStore.makeEmpty()
+        let error = captureError { _ = try store.importContacts(from: [.data(Data(long.utf8), source: "long.vcf")]) }
+        #expect(error.map { "\($0)" }?.contains("FN") == true, "\(String(describing: error))")
+        #expect(try store.groups().isEmpty)
+        let nameless = Self.card(["VERSION:4.0", "UID:first-uid", "KIND:group"])
+            + Self.card(["VERSION:4.0", "UID:second-uid", "KIND:group"])
+        let (named, _) = try self.store(nameless)
+        #expect(try named.groups().map(\.name).sorted() == ["first-uid", "second-uid"])
+    }
 }

@@ -40,8 +40,6 @@ package struct ContactField: Sendable {
         list("messengers", \.messengers) { [$0.service.lowercased(), $0.handle.lowercased()] },
     ]
 
-    package static let byName = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
-
     // MARK: - Non public
 
     /// A field compared as it is, which the survivor keeps.

@@ -16,6 +16,10 @@ package final class ContactWriter {
     /// written with each row rather than by a trigger, which would write
     /// every row of an import twice.
     private let revision: Int
+    /// Whether a group card may be waiting for a contact still to come
+    /// (`groupPendingMember`): read once, set by each group card written, so
+    /// that an insert looks only then.
+    private var mayJoinPendingGroups: Bool
 
     private static let contactColumns = [
         "firstName", "lastName", "company", "age", "displayName", "sortName", "sectionKey",
@@ -58,6 +62,7 @@ package final class ContactWriter {
         photos = try PhotoWriter(db)
         regions = try Settings.phoneRegions(db)
         revision = try ChangeLog.revision(db)
+        mayJoinPendingGroups = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM groupPendingMember)") ?? false
     }
 
     /// Inserts a validated draft; returns its id.
@@ -77,6 +82,7 @@ package final class ContactWriter {
         try writeChildren(pk: pk, draft, derived)
         if draft.photo != nil { try photos.write(pk: pk, draft.photo, derived.photo) }
         if draft.isFavorite { try favorites.append(pk) }
+        if mayJoinPendingGroups { try groups.joinPendingGroups(pk, id: id) }
         return id
     }
 
@@ -96,9 +102,10 @@ package final class ContactWriter {
         try draft.isFavorite ? favorites.append(pk) : favorites.remove(pk)
     }
 
-    /// Takes a group card in as its group (``GroupWriter/write(_:_:)``).
-    package func write(_ card: GroupCard, _ db: Database) throws {
-        try groups.write(card, db)
+    /// Takes a group card in as its group (``GroupWriter/write(_:exactly:_:)``).
+    package func write(_ card: GroupCard, exactly: Bool = false, _ db: Database) throws {
+        try groups.write(card, exactly: exactly, db)
+        if !card.members.isEmpty { mayJoinPendingGroups = true }
     }
 
     /// Deletes contacts by key; their children go with them.

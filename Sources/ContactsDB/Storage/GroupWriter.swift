@@ -3,26 +3,48 @@ import GRDB
 
 /// Writes groups and memberships; names are unique whatever their case.
 package struct GroupWriter {
-    private let insertGroup, insertMember: SQLiteStatement
+    private let insertGroup, insertMember, joinPending, forgetPending: SQLiteStatement
     /// The groups a write creates are created at the write's time.
     private let now = Timestamp.string(from: Date())
 
-    package init(_ db: Database) throws {
+    init(_ db: Database) throws {
+        // The uid is made only when the group is: a membership of a group
+        // that exists costs no UUID.
         insertGroup = try SQLiteStatement(db, """
-            INSERT OR IGNORE INTO contactGroup (name, nameKey, createdAt, uid) VALUES (?, ?, ?, ?)
+            INSERT INTO contactGroup (name, nameKey, createdAt, uid)
+            SELECT ?1, ?2, ?3, coalesce(?4, \(Self.newUIDSQL))
+            WHERE NOT EXISTS (SELECT 1 FROM contactGroup WHERE nameKey = ?2)
             """)
+        joinPending = try SQLiteStatement(db, """
+            INSERT OR IGNORE INTO groupMember (groupPk, contactPk) SELECT groupPk, ?1 FROM groupPendingMember WHERE member = ?2
+            """)
+        forgetPending = try SQLiteStatement(db, "DELETE FROM groupPendingMember WHERE member = ?")
         insertMember = try SQLiteStatement(db, """
             INSERT OR IGNORE INTO groupMember (groupPk, contactPk)
             SELECT pk, ? FROM contactGroup WHERE nameKey = ?
             """)
     }
 
-    /// Creates the group, with a new UUID, unless one has its name in any case.
+    /// Creates the group, with `uid` or a new random UUID, unless one has
+    /// its name in any case.
     func create(_ name: String, uid: String? = nil) throws {
-        try insertGroup.execute(.text(name), .text(Text.groupKey(name)), .text(now), .text(uid ?? Self.newUID()))
+        try insertGroup.execute(.text(name), .text(Text.groupKey(name)), .text(now), .text(uid))
     }
 
-    static func newUID() -> String { UUID().uuidString.lowercased() }
+    /// A random (version 4) UUID, lower-case, as Schema/0015 gave the
+    /// groups already there.
+    private static let newUIDSQL = """
+        lower(hex(randomblob(4)) || '-' || hex(randomblob(2)) || '-4' || substr(hex(randomblob(2)), 2) || '-' \
+        || substr('89ab', 1 + abs(random()) % 4, 1) || substr(hex(randomblob(2)), 2) || '-' || hex(randomblob(6)))
+        """
+
+    /// A contact just inserted joins the groups whose cards named it
+    /// before it arrived.
+    func joinPendingGroups(_ contact: Int64, id: String) throws {
+        let member = GroupCard.memberPrefix + id
+        try joinPending.execute(.int(Int(contact)), .text(member))
+        try forgetPending.execute(.text(member))
+    }
 
     /// Takes a group card in (SPEC §Groups as address books hold them):
     /// the group of its UID, else of its name in any case, else a new one,
@@ -32,7 +54,7 @@ package struct GroupWriter {
     ///
     /// - parameter exactly: true also takes out the members the card does
     ///   not name, for a sync that takes the server's card as it is.
-    package func write(_ card: GroupCard, exactly: Bool = false, _ db: Database) throws {
+    func write(_ card: GroupCard, exactly: Bool = false, _ db: Database) throws {
         let pk: Int64
         if let uid = card.uid, let known = try Int64.fetchOne(db, sql: "SELECT pk FROM contactGroup WHERE uid = ?", arguments: [uid]) {
             pk = known
@@ -104,12 +126,14 @@ package struct GroupWriter {
         }
         try db.forEachRow("""
             SELECT m.groupPk, c.id FROM groupMember m JOIN contact c ON c.pk = m.contactPk
-            ORDER BY m.groupPk, c.sortIndex, c.sortKey, c.id
-            """, []) { cards[$0.int64(0)]?.members.append(GroupCard.memberPrefix + $0.text(1)) }
-        try db.forEachRow("SELECT groupPk, member FROM groupPendingMember ORDER BY groupPk, member", []) {
-            cards[$0.int64(0)]?.members.append($0.text(1))
-        }
-        try db.forEachRow("SELECT groupPk, line FROM groupProperty ORDER BY groupPk, position", []) {
+            WHERE ?1 IS NULL OR m.groupPk = ?1 ORDER BY m.groupPk, c.sortIndex, c.sortKey, c.id
+            """, [pk]) { cards[$0.int64(0)]?.members.append(GroupCard.memberPrefix + $0.text(1)) }
+        try db.forEachRow("""
+            SELECT groupPk, member FROM groupPendingMember WHERE ?1 IS NULL OR groupPk = ?1 ORDER BY groupPk, member
+            """, [pk]) { cards[$0.int64(0)]?.members.append($0.text(1)) }
+        try db.forEachRow("""
+            SELECT groupPk, line FROM groupProperty WHERE ?1 IS NULL OR groupPk = ?1 ORDER BY groupPk, position
+            """, [pk]) {
             cards[$0.int64(0)]?.properties.append($0.text(1))
         }
         return order.compactMap { cards[$0] }
