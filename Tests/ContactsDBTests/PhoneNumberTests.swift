@@ -123,4 +123,30 @@ import Testing
         #expect(PhoneRegions("US,gb")?.codes == ["US", "GB"])
         #expect(PhoneRegions("US,XX") == nil && PhoneRegions("") == nil && PhoneRegions(",") == nil)
     }
+
+    /// The shortcut for plain "+7" numbers against libphonenumber's own
+    /// reading, on random numbers near its edges: other lengths, a first
+    /// digit 0 or 8, separators it takes and ones it does not.
+    @Test func plainRussianNumbersReadAsLibphonenumberReadsThem() {
+        var random = SystemRandomNumberGenerator()
+        let taken = ["", "", "", " ", "-", ".", "(", ")", " (", ") "]
+        let others = ["/", "x", "#", ",", ";", "\u{A0}", "–", "٣", "*"]
+        func separator() -> String {
+            Int.random(in: 0..<10, using: &random) == 0 ? others.randomElement(using: &random)! : taken.randomElement(using: &random)!
+        }
+        var shortcuts = 0
+        for _ in 0..<20_000 {
+            var text = ["+7", "+7", "+7", "+ 7", "+(7)", "++7", "7"].randomElement(using: &random)!
+            for _ in 0..<[9, 10, 10, 10, 11].randomElement(using: &random)! {
+                text += separator() + String(Int.random(in: 0...9, using: &random))
+            }
+            if Bool.random(using: &random) { text += separator() }
+            guard let e164 = PhoneNumber.plainRussian(text) else { continue }
+            shortcuts += 1
+            let parsed = PhoneNumber.readByLibphonenumber(text, regions: .default, displaying: true)
+            #expect(parsed.e164 == e164, "\(text)")
+            #expect(PhoneNumber.read(text, regions: .default, displaying: true).display == parsed.display, "\(text)")
+        }
+        #expect(shortcuts > 1_000)
+    }
 }
