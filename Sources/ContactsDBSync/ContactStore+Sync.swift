@@ -85,7 +85,7 @@ extension ContactStore {
         let database = SyncDatabase(read: { body in try self.read(body) }, write: { body in try self.write(body) })
         return try SyncSession(database: database, client: client, collection: url,
                                version: VCardVersion(rawValue: stored.vCardVersion) ?? .v3,
-                               prefer: prefer, groups: stored.remote.groups, dryRun: dryRun, progress: progress)
+                               prefer: prefer, groups: stored.remote.groups, dryRun: dryRun, workers: workers, progress: progress)
             .run(token: stored.syncToken)
     }
 

@@ -34,6 +34,8 @@ final class SyncSession {
     let version: VCardVersion
     let prefer: SyncPreference
     let dryRun: Bool
+    /// Threads that read and derive pulled cards (``ContactStore/Options/workers``).
+    let workers: Int
     private let progress: ((Int, Int) -> Void)?
     var report = SyncReport()
     /// How the remote keeps groups; nil until this sync finds it.
@@ -52,8 +54,9 @@ final class SyncSession {
     static let batchSize = 100
 
     init(database: SyncDatabase, client: DAVClient, collection: URL, version: VCardVersion, prefer: SyncPreference,
-         groups: GroupConvention?, dryRun: Bool, progress: ((Int, Int) -> Void)?) {
+         groups: GroupConvention?, dryRun: Bool, workers: Int, progress: ((Int, Int) -> Void)?) {
         self.groups = groups
+        self.workers = workers
         self.database = database
         self.client = client
         self.collection = collection
@@ -175,14 +178,13 @@ final class SyncSession {
 
     /// Fetches the cards at `hrefs` a batch at a time and stores each
     /// batch in one transaction; an href the server answers 404 or 410 for
-    /// is a removed card. The import pipeline's stages: a reading thread
-    /// fetches, reads, validates and derives (the next batch's request
-    /// already out while one is read), and hands batches through its
-    /// bounded buffer to this thread, which writes them: the server's
-    /// time, the reading and the writing overlap, and at most three
-    /// batches are in memory. Returns false when a card was not sent or
-    /// could not be read (it is reported, and tried again at the next
-    /// sync).
+    /// is a removed card. The import pipeline's stages (``BatchPipeline``):
+    /// a reading thread fetches (the next batch's request already out while
+    /// one is read), ``workers`` threads read, validate and derive the
+    /// cards, and this thread writes them: the server's time, the reading
+    /// and the writing overlap, and a bounded number of batches are in
+    /// memory. Returns false when a card was not sent or could not be read
+    /// (it is reported, and tried again at the next sync).
     @discardableResult
     func pullCards(_ hrefs: [String]) throws -> Bool {
         let batches = stride(from: 0, to: hrefs.count, by: Self.batchSize).map {
@@ -192,60 +194,65 @@ final class SyncSession {
         try database.read { db in stored = try Settings.phoneRegions(db) }
         let (client, collection, regions) = (self.client, self.collection, stored)
         var isComplete = true
-        try BatchBuffer<(hrefs: [String], fetched: Fetched)>.run(capacity: 1, read: { buffer in
-            var pending = batches.first.map { Self.fetch($0, client, collection) }
-            for (index, batch) in batches.enumerated() {
-                let next = index + 1 < batches.count ? Self.fetch(batches[index + 1], client, collection) : nil
-                let fetched = try Self.fetched(batch, pending!, client, collection, regions)
-                guard buffer.put((batch, fetched)) else { return }
-                pending = next
-            }
-        }, write: { batch, fetched in
-            try database.write { db in
-                let writer = try ContactWriter(db)
-                for href in batch {
-                    if let card = fetched.cards[href] {
-                        switch card.card {
-                        case let .success(.contact(draft, derived)):
-                            try self.apply(href: href, etag: card.etag, draft, derived, writer, db)
-                        case let .success(.group(group)):
-                            try self.apply(href: href, etag: card.etag, group, writer, db)
-                        case let .failure(error):
-                            self.report.skipped.append("\(href): \(error.localizedDescription)")
-                            self.unreadable.insert(href)
+        try BatchPipeline<(hrefs: [String], fetched: Fetched), (hrefs: [String], fetched: Fetched, cards: [String: FetchedCard])>.run(
+            capacity: ImportPipeline.capacity(workers: workers), workers: workers,
+            read: { pipeline in
+                var pending = batches.first.map { Self.fetch($0, client, collection) }
+                for (index, batch) in batches.enumerated() {
+                    let next = index + 1 < batches.count ? Self.fetch(batches[index + 1], client, collection) : nil
+                    let fetched = try Self.fetched(batch, pending!, client, collection)
+                    guard pipeline.put((batch, fetched)) else { return }
+                    pending = next
+                }
+            },
+            prepare: { batch in (batch.hrefs, batch.fetched, Self.read(batch.fetched.cards, regions: regions)) },
+            write: { batch, fetched, cards in
+                try database.write { db in
+                    let writer = try ContactWriter(db)
+                    for href in batch {
+                        if let card = cards[href] {
+                            switch card.card {
+                            case let .success(.contact(draft, derived)):
+                                try self.apply(href: href, etag: card.etag, draft, derived, writer, db)
+                            case let .success(.group(group)):
+                                try self.apply(href: href, etag: card.etag, group, writer, db)
+                            case let .failure(error):
+                                self.report.skipped.append("\(href): \(error.localizedDescription)")
+                                self.unreadable.insert(href)
+                                isComplete = false
+                            }
+                        } else if fetched.gone.contains(href) {
+                            try self.remove(href: href, db)
+                        } else if let reason = fetched.unreadable[href] {
+                            self.report.skipped.append("\(href): the server's answer for it cannot be read (\(reason)); it is asked for again at the next sync")
+                            isComplete = false
+                        } else {
+                            self.report.skipped.append("\(href): the server did not send it; it is asked for again at the next sync")
                             isComplete = false
                         }
-                    } else if fetched.gone.contains(href) {
-                        try self.remove(href: href, db)
-                    } else if let reason = fetched.unreadable[href] {
-                        self.report.skipped.append("\(href): the server's answer for it cannot be read (\(reason)); it is asked for again at the next sync")
-                        isComplete = false
-                    } else {
-                        self.report.skipped.append("\(href): the server did not send it; it is asked for again at the next sync")
-                        isComplete = false
                     }
                 }
-            }
-            done += batch.count
-            progress?(done, total)
-        })
+                done += batch.count
+                progress?(done, total)
+            })
         return isComplete
     }
 
     /// A batch's answer, read; a batch whose answer cannot be read (a note
     /// past any limit, bytes that are not UTF-8) is asked for card by card,
     /// so that one such card does not stop the others.
-    private static func fetched(_ batch: [String], _ pending: DAVClient.Pending, _ client: DAVClient, _ collection: URL,
-                                _ regions: PhoneRegions) throws -> Fetched {
+    private static func fetched(_ batch: [String], _ pending: DAVClient.Pending, _ client: DAVClient, _ collection: URL)
+        throws -> Fetched
+    {
         do {
             let answer = try cards(in: try client.wait(pending), collection: collection)
-            return Fetched(cards: read(answer.cards, regions: regions), gone: answer.gone)
+            return Fetched(cards: answer.cards, gone: answer.gone)
         } catch ContactsDBError.remoteAnswerUnreadable where batch.count > 1 {
             var fetched = Fetched()
             for href in batch {
                 do {
                     let answer = try cards(in: try client.wait(fetch([href], client, collection)), collection: collection)
-                    fetched.cards.merge(read(answer.cards, regions: regions)) { $1 }
+                    fetched.cards += answer.cards
                     fetched.gone.formUnion(answer.gone)
                 } catch ContactsDBError.remoteAnswerUnreadable(_, let reason) {
                     fetched.unreadable[href] = reason
@@ -255,10 +262,10 @@ final class SyncSession {
         }
     }
 
-    /// A batch's cards as fetched: read, gone (404, 410), or in an answer
-    /// that could not be read, with why.
+    /// A batch's cards as fetched, not yet read: sent, gone (404, 410), or
+    /// in an answer that could not be read, with why.
     private struct Fetched: Sendable {
-        var cards: [String: FetchedCard] = [:]
+        var cards: [(href: String, etag: String?, data: Data)] = []
         var gone: Set<String> = []
         var unreadable: [String: String] = [:]
     }
@@ -285,15 +292,13 @@ final class SyncSession {
         return (cards, gone)
     }
 
-    /// Reads cards as `import` reads them, validated and derived by the
-    /// import pipeline's workers.
+    /// Reads cards as `import` reads them, validated and derived.
     private static func read(_ cards: [(href: String, etag: String?, data: Data)], regions: PhoneRegions) -> [String: FetchedCard] {
-        let read = ImportPipeline.preparedInOrder(cards) { card in
-            Result { try ImportedCard.read(vCard: card.data, source: card.href, regions: regions) }
-                .mapError { $0 as? ContactsDBError ?? .invalidContact(field: card.href, reason: "\($0)") }
-        }
         var byHref: [String: FetchedCard] = [:]
-        for (card, result) in zip(cards, read) { byHref[card.href] = (card.etag, result) }
+        for card in cards {
+            byHref[card.href] = (card.etag, Result { try ImportedCard.read(vCard: card.data, source: card.href, regions: regions) }
+                .mapError { $0 as? ContactsDBError ?? .invalidContact(field: card.href, reason: "\($0)") })
+        }
         return byHref
     }
 

@@ -1,24 +1,27 @@
 import Foundation
 import GRDB
 
-/// The one way contacts come in, whatever their format: readers yield
-/// drafts one at a time on a second thread, which validates and derives
-/// them a batch at a time (on two threads), while the calling thread
-/// writes them, so that parsing and SQLite
-/// share the import's time instead of adding up. Large imports defer the
-/// secondary indexes (``DeferredIndexes``) the same way for every format.
+/// The one way contacts come in, whatever their format: a reading thread
+/// turns the inputs into drafts a batch at a time, ``workers`` threads
+/// validate and derive the batches, and the calling thread writes them in
+/// input order (``BatchPipeline``), so that parsing, deriving and SQLite
+/// share the import's time instead of adding up. Large imports defer what
+/// is derived from the rows (``DeferredIndexes``) the same way for every
+/// format.
 ///
-/// Contacts arrive in input order, in batches through a bounded buffer, so
-/// memory stays flat whatever the inputs' size. The first failure in input
-/// order wins as it would on one thread: a reading or validation error
-/// surfaces after the contacts before it were written, and a writing error
-/// stops the reader.
+/// At most ``capacity(workers:)`` batches are between reading and
+/// writing, so memory stays flat whatever the inputs' size. The first
+/// failure in input order wins as it would on one thread: a reading or
+/// validation error surfaces after the contacts before it were written,
+/// and a writing error stops the others.
 package struct ImportPipeline {
     var inputs: [ImportInput]
     /// Skip records that cannot be read, fail validation or repeat a taken
     /// id, and report them, instead of failing the import.
     var skippingInvalid = false
     var progress: ImportProgress?
+    /// Threads that validate and derive.
+    var workers = Self.defaultWorkers
     /// Deferral starts once this many contacts were written (and at least
     /// as many as the table held).
     var deferringIndexesAfter = DeferredIndexes.minimumContacts
@@ -28,11 +31,15 @@ package struct ImportPipeline {
     /// batches read ahead hold at most a few of them whatever their size
     /// (a photo may have 10 MB).
     static let batchPhotoBytes = 8 << 20
-    /// Batches read ahead of the writer, at most.
-    static let capacity = 8
-    /// Threads that validate and derive contacts coming in, by import or
-    /// by sync: the one setting of how many.
-    package static let workers = 2
+
+    /// Batches between reading and writing, at most: enough that every
+    /// worker has one while the writer writes one and the reader reads the
+    /// next.
+    package static func capacity(workers: Int) -> Int { 2 * workers + 2 }
+
+    /// One core reads and one writes; the others, at least one, derive.
+    /// Counted from the cores this process may run on (`taskset`).
+    package static var defaultWorkers: Int { max(1, ProcessInfo.processInfo.activeProcessorCount - 1) }
 
     /// A record ready to write, or skipped.
     private enum Prepared: Sendable {
@@ -53,88 +60,96 @@ package struct ImportPipeline {
         let (inputs, skippingInvalid, regions) = (inputs, skippingInvalid, writer.regions)
         let writingStarted = PhaseClock.now()
         var groupLines: [String: Int] = [:]
-        let waitingForReader = try BatchBuffer<[Prepared]>.run(capacity: Self.capacity, read: { buffer in
-            try Self.read(inputs, skippingInvalid: skippingInvalid, regions: regions, into: buffer, counting: readingSide)
-        }, write: { batch in
-            for record in batch {
-                switch record {
-                case let .contact(path, bytesRead, draft, derived, unusual):
-                    do {
-                        _ = try writer.insert(draft, derived, at: path, now: now)
-                        report.imported += 1
-                        report.unusual.add(unusual)
-                        try indexes.didInsert(report.imported, db)
-                    } catch let error as ContactsDBError where skippingInvalid {
-                        report.skipped.append(error.localizedDescription)
-                    }
-                    progress?(bytesRead, total)
-                case let .group(card, bytesRead):
-                    try writer.write(card, db)
-                    report.groups += 1
-                    for name in card.kindAndMemberLines { groupLines[name, default: 0] += 1 }
-                    progress?(bytesRead, total)
-                case let .skipped(reason, bytesRead):
-                    report.skipped.append(reason)
-                    progress?(bytesRead, total)
+        let times = try BatchPipeline<[Record], [Result<Prepared, ContactsDBError>]>.run(
+            capacity: Self.capacity(workers: workers), workers: workers,
+            read: { pipeline in try Self.read(inputs, into: pipeline, counting: readingSide) },
+            prepare: { records in
+                readingSide.validateAndDerive.adding {
+                    records.map { Self.prepare($0, skippingInvalid: skippingInvalid, regions: regions) }
                 }
-            }
-        })
-        report.phases.write = PhaseClock.now() - writingStarted - waitingForReader
+            },
+            write: { batch in
+                // The batch's contacts are written together, up to a group
+                // card, which may name them, and in their order around it.
+                var contacts: [ContactWriter.NewContact] = []
+                var afterwards: [(bytesRead: Int, unusual: UnusualValues)] = []
+                func writeContacts() throws {
+                    guard !contacts.isEmpty else { return }
+                    let results = try writer.insert(contacts, now: now, skippingTakenIDs: skippingInvalid)
+                    for (result, counts) in zip(results, afterwards) {
+                        switch result {
+                        case .success:
+                            report.imported += 1
+                            report.unusual.add(counts.unusual)
+                        case .failure(let error):
+                            report.skipped.append(error.localizedDescription)
+                        }
+                        progress?(counts.bytesRead, total)
+                    }
+                    contacts.removeAll(keepingCapacity: true)
+                    afterwards.removeAll(keepingCapacity: true)
+                    try indexes.didInsert(report.imported, db)
+                }
+                for result in batch {
+                    switch try result.get() {
+                    case let .contact(path, bytesRead, draft, derived, unusual):
+                        contacts.append(ContactWriter.NewContact(draft: draft, derived: derived, path: path))
+                        afterwards.append((bytesRead, unusual))
+                    case let .group(card, bytesRead):
+                        try writeContacts()
+                        try writer.write(card, db)
+                        report.groups += 1
+                        for name in card.kindAndMemberLines { groupLines[name, default: 0] += 1 }
+                        progress?(bytesRead, total)
+                    case let .skipped(reason, bytesRead):
+                        try writeContacts()
+                        report.skipped.append(reason)
+                        progress?(bytesRead, total)
+                    }
+                }
+                try writeContacts()
+            })
+        report.phases.write = PhaseClock.now() - writingStarted - times.waiting - times.preparing
         (report.phases.indexBuild, report.phases.searchIndex) = try indexes.finish(db)
         progress?(total, total)
         // A group card's kind and members were read as its group, not kept.
         report.extraProperties = readingSide.vCards.extraProperties.merging(groupLines, uniquingKeysWith: -)
             .filter { $0.value > 0 }
         report.phases.parse = readingSide.parse
-        report.phases.validateAndDerive = readingSide.validateAndDerive
+        report.phases.validateAndDerive = readingSide.validateAndDerive.value
         return report
     }
 
     /// The vCard reader's counts and the reading side's times, handed from
-    /// the reading thread once it stops.
+    /// the reading thread once it stops; the seconds spent deriving are
+    /// summed over every thread that derived.
     private final class ReadingSide: @unchecked Sendable {
         var vCards = VCardReader()
-        var parse = 0.0, validateAndDerive = 0.0
+        var parse = 0.0
+        let validateAndDerive = SharedSeconds()
     }
 
     /// A record as a reader yields it, before it is validated and derived.
     private typealias Record = (path: String, bytesRead: Int, result: Result<ContactDraft, ContactsDBError>)
 
     private static func read(
-        _ inputs: [ImportInput], skippingInvalid: Bool, regions: PhoneRegions, into buffer: BatchBuffer<[Prepared]>,
+        _ inputs: [ImportInput], into pipeline: BatchPipeline<[Record], [Result<Prepared, ContactsDBError>]>,
         counting side: ReadingSide
     ) throws {
         let started = PhaseClock.now()
-        var waitingForWriter = 0.0
+        var waitingForRoom = 0.0
         var records: [Record] = []
         records.reserveCapacity(batchSize)
         var photoBytes = 0
         var offset = 0
-        // Hands the records read so far over as one batch, validated and
-        // derived; the first that fails, in input order, stops the reading
-        // after the ones before it.
         func flush() throws {
-            var batch: [Prepared] = []
-            batch.reserveCapacity(records.count)
-            let prepared = PhaseClock.adding(to: &side.validateAndDerive) {
-                prepare(records, skippingInvalid: skippingInvalid, regions: regions)
-            }
+            guard !records.isEmpty else { return }
+            let batch = records
             records.removeAll(keepingCapacity: true)
             photoBytes = 0
-            for result in prepared {
-                switch result {
-                case .success(let record): batch.append(record)
-                case .failure(let error):
-                    if !batch.isEmpty { _ = PhaseClock.adding(to: &waitingForWriter) { buffer.put(batch) } }
-                    throw error
-                }
-            }
-            guard batch.isEmpty || PhaseClock.adding(to: &waitingForWriter, { buffer.put(batch) }) else {
-                throw CancellationError()
-            }
+            guard PhaseClock.adding(to: &waitingForRoom, { pipeline.put(batch) }) else { throw CancellationError() }
         }
         func add(_ path: String, _ bytesRead: Int, _ result: Result<ContactDraft, ContactsDBError>) throws {
-            if buffer.isWriterGone { throw CancellationError() }
             records.append((path, bytesRead, result))
             if case .success(let draft) = result { photoBytes += draft.photo?.data.count ?? 0 }
             if records.count == batchSize || photoBytes >= batchPhotoBytes { try flush() }
@@ -167,35 +182,32 @@ package struct ImportPipeline {
                 }
             }
             try flush()
-            side.parse = PhaseClock.now() - started - side.validateAndDerive - waitingForWriter
+            side.parse = PhaseClock.now() - started - waitingForRoom
         } catch is CancellationError {
             return  // The writer stopped.
         } catch {
-            // Records read before a reading error come before it; a failure
-            // among them is the earlier one, and wins.
+            // Records read before a reading error come before it.
             try flush()
             throw error
         }
     }
 
-    /// Validates and derives `records` in their order (``preparedInOrder(_:_:)``).
+    /// A record validated and derived, or skipped, or its failure.
     private static func prepare(
-        _ records: [Record], skippingInvalid: Bool, regions: PhoneRegions
-    ) -> [Result<Prepared, ContactsDBError>] {
-        preparedInOrder(records) { record in
-            do {
-                let parsed = try record.result.get()
-                if let group = GroupCard(parsed) {
-                    return .success(.group(try checked(group, at: record.path), bytesRead: record.bytesRead))
-                }
-                let (draft, derived, unusual) = try validatedAndDerived(parsed, at: record.path, regions: regions)
-                return .success(.contact(
-                    path: record.path, bytesRead: record.bytesRead, draft: draft, derived: derived, unusual: unusual))
-            } catch let error as ContactsDBError {
-                return skippingInvalid ? .success(.skipped(error.localizedDescription, bytesRead: record.bytesRead)) : .failure(error)
-            } catch {
-                return .failure(.invalidContact(field: record.path, reason: "\(error)"))
+        _ record: Record, skippingInvalid: Bool, regions: PhoneRegions
+    ) -> Result<Prepared, ContactsDBError> {
+        do {
+            let parsed = try record.result.get()
+            if let group = GroupCard(parsed) {
+                return .success(.group(try checked(group, at: record.path), bytesRead: record.bytesRead))
             }
+            let (draft, derived, unusual) = try validatedAndDerived(parsed, at: record.path, regions: regions)
+            return .success(.contact(
+                path: record.path, bytesRead: record.bytesRead, draft: draft, derived: derived, unusual: unusual))
+        } catch let error as ContactsDBError {
+            return skippingInvalid ? .success(.skipped(error.localizedDescription, bytesRead: record.bytesRead)) : .failure(error)
+        } catch {
+            return .failure(.invalidContact(field: record.path, reason: "\(error)"))
         }
     }
 
@@ -218,23 +230,5 @@ package struct ImportPipeline {
         var group = group
         group.name = try ContactValidator.groupName(group.name, at: path.isEmpty ? "FN" : path + ".FN")
         return group
-    }
-
-    /// `prepare` applied to each item on ``workers`` threads (ICU, the fold
-    /// and libphonenumber are safe to share), the results in the items'
-    /// order.
-    package static func preparedInOrder<Item: Sendable, Prepared: Sendable>(
-        _ items: [Item], _ prepare: @Sendable (Item) -> Prepared
-    ) -> [Prepared] {
-        // Each result is made in its place: no placeholder, no second copy.
-        Array(unsafeUninitializedCapacity: items.count) { buffer, count in
-            nonisolated(unsafe) let results = buffer
-            DispatchQueue.concurrentPerform(iterations: workers) { part in
-                for index in stride(from: part, to: items.count, by: workers) {
-                    (results.baseAddress! + index).initialize(to: prepare(items[index]))
-                }
-            }
-            count = items.count
-        }
     }
 }

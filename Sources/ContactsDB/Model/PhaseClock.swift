@@ -11,3 +11,22 @@ enum PhaseClock {
         return try body()
     }
 }
+
+/// Seconds that several threads add to at once, such as the time every
+/// thread that derives contacts spent deriving.
+final class SharedSeconds: @unchecked Sendable {
+    private let lock = NSLock()
+    private var total = 0.0
+
+    var value: Double { lock.withLock { total } }
+
+    /// Runs `body` and adds the seconds it took.
+    func adding<T>(_ body: () throws -> T) rethrows -> T {
+        let start = PhaseClock.now()
+        defer {
+            let seconds = PhaseClock.now() - start
+            lock.withLock { total += seconds }
+        }
+        return try body()
+    }
+}

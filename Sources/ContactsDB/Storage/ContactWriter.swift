@@ -29,9 +29,12 @@ package final class ContactWriter {
 
     package init(_ db: Database) throws {
         let columns = Self.contactColumns
+        // A favorite takes the last place as it is inserted, not by an
+        // update after, which would write its row twice.
         insertContact = try SQLiteStatement(db, """
-            INSERT INTO contact (\(columns.joined(separator: ", ")), id, addedRevision)
-            VALUES (\(Array(repeating: "?", count: columns.count + 2).joined(separator: ", ")))
+            INSERT INTO contact (\(columns.joined(separator: ", ")), id, addedRevision, favoritePosition)
+            VALUES (\(Array(repeating: "?", count: columns.count + 2).joined(separator: ", ")),
+                    CASE WHEN ? THEN (\(FavoriteList.nextPositionSQL)) END)
             """)
         updateContact = try SQLiteStatement(db, """
             UPDATE contact SET \(columns.map { "\($0) = ?" }.joined(separator: ", ")) WHERE pk = ?
@@ -72,18 +75,56 @@ package final class ContactWriter {
 
     /// Inserts a validated draft whose fields were derived beforehand.
     package func insert(_ draft: ContactDraft, _ derived: DerivedFields, at path: String, now: String) throws -> String {
-        let id = draft.id ?? UUID().uuidString.lowercased()
-        do {
-            try insertContact.execute(contactValues(draft, derived, createdAt: now, updatedAt: now) + [.text(id), .int(revision)])
-        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
-            throw ContactsDBError.duplicateContactID(field: path.isEmpty ? "id" : "\(path).id", id: id)
+        try insert([NewContact(draft: draft, derived: derived, path: path)], now: now)[0].get()
+    }
+
+    /// A validated draft with its derived fields, and where it was read.
+    package struct NewContact: Sendable {
+        package var draft: ContactDraft
+        package var derived: DerivedFields
+        package var path: String
+
+        package init(draft: ContactDraft, derived: DerivedFields, path: String) {
+            self.draft = draft
+            self.derived = derived
+            self.path = path
         }
-        let pk = insertContact.lastInsertedRowID
-        try writeChildren(pk: pk, draft, derived)
-        if draft.photo != nil { try photos.write(pk: pk, draft.photo, derived.photo) }
-        if draft.isFavorite { try favorites.append(pk) }
-        if mayJoinPendingGroups { try groups.joinPendingGroups(pk, id: id) }
-        return id
+    }
+
+    /// Inserts validated drafts whose fields were derived beforehand, the
+    /// contacts' rows first and then their children table by table, so
+    /// that each table's newest pages stay in the processor's caches;
+    /// returns each one's id in order.
+    ///
+    /// - parameter skippingTakenIDs: a contact whose id is taken is left
+    ///   out with its error in its place, instead of failing the write.
+    package func insert(
+        _ contacts: [NewContact], now: String, skippingTakenIDs: Bool = false
+    ) throws -> [Result<String, ContactsDBError>] {
+        var results: [Result<String, ContactsDBError>] = []
+        results.reserveCapacity(contacts.count)
+        var written: [(pk: Int64, contact: Int)] = []
+        written.reserveCapacity(contacts.count)
+        for (index, contact) in contacts.enumerated() {
+            let (draft, derived) = (contact.draft, contact.derived)
+            let id = draft.id ?? UUID().uuidString.lowercased()
+            do {
+                try insertContact.execute(
+                    contactValues(draft, derived, createdAt: now, updatedAt: now) + [.text(id), .int(revision), .bool(draft.isFavorite)])
+            } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+                let taken = ContactsDBError.duplicateContactID(field: contact.path.isEmpty ? "id" : "\(contact.path).id", id: id)
+                guard skippingTakenIDs else { throw taken }
+                results.append(.failure(taken))
+                continue
+            }
+            let pk = insertContact.lastInsertedRowID
+            written.append((pk, index))
+            if draft.photo != nil { try photos.write(pk: pk, draft.photo, derived.photo) }
+            if mayJoinPendingGroups { try groups.joinPendingGroups(pk, id: id) }
+            results.append(.success(id))
+        }
+        try writeChildren(written, of: contacts)
+        return results
     }
 
     /// Replaces a stored contact's fields and children with a validated draft.
@@ -98,7 +139,7 @@ package final class ContactWriter {
         try updateContact.execute(contactValues(
             draft, derived, createdAt: Timestamp.string(from: createdAt), updatedAt: Timestamp.string(from: updatedAt))
             + [.int(Int(pk))])
-        try writeChildren(pk: pk, draft, derived)
+        try writeChildren([(pk, 0)], of: [NewContact(draft: draft, derived: derived, path: "")])
         try draft.isFavorite ? favorites.append(pk) : favorites.remove(pk)
     }
 
@@ -128,48 +169,85 @@ package final class ContactWriter {
         ] + ContactDetailColumns.text.map { .text(draft.details[keyPath: $0.field]) } + [.text(derived.searchWords)]
     }
 
-    private func writeChildren(pk: Int64, _ draft: ContactDraft, _ derived: DerivedFields) throws {
-        let contact = SQLiteStatement.Value.int(Int(pk))
-        for key in derived.nameWords { try insertWord.execute(.blob(key), contact) }
-        for (position, phone) in draft.phones.enumerated() {
-            try insertPhone.execute(
-                contact, .int(position), .text(phone.type), .text(phone.value), .text(derived.phonesNormalized[position]),
-                .bool(phone.preferred), .text(phone.parameters), .text(derived.phonesDisplayed[position]))
+    /// Writes the children of `contacts` whose rows are `rows`, table by
+    /// table; the name words in their key's order.
+    private func writeChildren(_ rows: [(pk: Int64, contact: Int)], of contacts: [NewContact]) throws {
+        var words: [(word: Data, pk: Int64)] = []
+        for row in rows { words += contacts[row.contact].derived.nameWords.map { ($0, row.pk) } }
+        words.sort { $0.word == $1.word ? $0.pk < $1.pk : Self.precedes($0.word, $1.word) }
+        for (word, pk) in words { try insertWord.execute(.blob(word), .int(Int(pk))) }
+        for row in rows {
+            let derived = contacts[row.contact].derived
+            for (position, phone) in contacts[row.contact].draft.phones.enumerated() {
+                try insertPhone.execute(
+                    .int(Int(row.pk)), .int(position), .text(phone.type), .text(phone.value),
+                    .text(derived.phonesNormalized[position]), .bool(phone.preferred), .text(phone.parameters),
+                    .text(derived.phonesDisplayed[position]))
+            }
         }
-        for (position, (email, folded)) in zip(draft.emails, derived.emailsFolded).enumerated() {
-            try insertEmail.execute(
-                contact, .int(position), .text(email.type), .text(email.value), .text(folded), .bool(email.preferred),
-                .text(email.parameters))
+        for row in rows {
+            let emails = zip(contacts[row.contact].draft.emails, contacts[row.contact].derived.emailsFolded)
+            for (position, (email, folded)) in emails.enumerated() {
+                try insertEmail.execute(
+                    .int(Int(row.pk)), .int(position), .text(email.type), .text(email.value), .text(folded),
+                    .bool(email.preferred), .text(email.parameters))
+            }
         }
-        for (position, (address, folded)) in zip(draft.addresses, derived.addressesFolded).enumerated() {
-            try insertAddress.execute(
-                contact, .int(position), .text(address.type), .text(address.street1), .text(address.street2),
-                .text(address.city), .text(address.state), .text(address.zipcode), .text(address.country),
-                .text(folded.city), .text(folded.country), .text(address.poBox), .bool(address.preferred),
-                .text(address.parameters))
+        for row in rows {
+            let addresses = zip(contacts[row.contact].draft.addresses, contacts[row.contact].derived.addressesFolded)
+            for (position, (address, folded)) in addresses.enumerated() {
+                try insertAddress.execute(
+                    .int(Int(row.pk)), .int(position), .text(address.type), .text(address.street1), .text(address.street2),
+                    .text(address.city), .text(address.state), .text(address.zipcode), .text(address.country),
+                    .text(folded.city), .text(folded.country), .text(address.poBox), .bool(address.preferred),
+                    .text(address.parameters))
+            }
         }
-        for (position, messenger) in draft.messengers.enumerated() {
-            try insertMessenger.execute(contact, .int(position), .text(messenger.service), .text(messenger.handle),
-                                         .text(messenger.parameters))
+        for row in rows {
+            for (position, messenger) in contacts[row.contact].draft.messengers.enumerated() {
+                try insertMessenger.execute(.int(Int(row.pk)), .int(position), .text(messenger.service),
+                                            .text(messenger.handle), .text(messenger.parameters))
+            }
         }
-        let details = draft.details
-        for (position, date) in details.dates.enumerated() {
-            try insertDate.execute(contact, .int(position), .text(date.type), .text(date.value), .text(date.parameters))
+        for row in rows {
+            for (position, date) in contacts[row.contact].draft.details.dates.enumerated() {
+                try insertDate.execute(.int(Int(row.pk)), .int(position), .text(date.type), .text(date.value), .text(date.parameters))
+            }
         }
-        for (position, url) in details.urls.enumerated() {
-            try insertURL.execute(contact, .int(position), .text(url.type), .text(url.value), .text(url.parameters))
+        for row in rows {
+            for (position, url) in contacts[row.contact].draft.details.urls.enumerated() {
+                try insertURL.execute(.int(Int(row.pk)), .int(position), .text(url.type), .text(url.value), .text(url.parameters))
+            }
         }
-        for (position, relation) in details.relations.enumerated() {
-            try insertRelation.execute(contact, .int(position), .text(relation.type), .text(relation.name))
+        for row in rows {
+            for (position, relation) in contacts[row.contact].draft.details.relations.enumerated() {
+                try insertRelation.execute(.int(Int(row.pk)), .int(position), .text(relation.type), .text(relation.name))
+            }
         }
-        for (position, profile) in details.socialProfiles.enumerated() {
-            try insertProfile.execute(contact, .int(position), .text(profile.service), .text(profile.handle), .text(profile.url))
+        for row in rows {
+            for (position, profile) in contacts[row.contact].draft.details.socialProfiles.enumerated() {
+                try insertProfile.execute(
+                    .int(Int(row.pk)), .int(position), .text(profile.service), .text(profile.handle), .text(profile.url))
+            }
         }
-        for (position, line) in details.extra.enumerated() {
-            try insertExtra.execute(contact, .int(position), .text(line))
+        for row in rows {
+            for (position, line) in contacts[row.contact].draft.details.extra.enumerated() {
+                try insertExtra.execute(.int(Int(row.pk)), .int(position), .text(line))
+            }
         }
-        for name in draft.groups {
-            try groups.add(pk, toGroupNamed: name)
+        for row in rows {
+            for name in contacts[row.contact].draft.groups { try groups.add(row.pk, toGroupNamed: name) }
+        }
+    }
+
+    /// Byte order, as SQLite compares blobs.
+    private static func precedes(_ left: Data, _ right: Data) -> Bool {
+        left.withUnsafeBytes { left in
+            right.withUnsafeBytes { right in
+                let order = memcmp(left.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!, right.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!,
+                                   min(left.count, right.count))
+                return order != 0 ? order < 0 : left.count < right.count
+            }
         }
     }
 }

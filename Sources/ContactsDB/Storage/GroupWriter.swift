@@ -141,8 +141,13 @@ package struct GroupWriter {
 
     /// Adds the contact to the group, creating the group if need be.
     func add(_ contact: Int64, toGroupNamed name: String) throws {
-        try create(name)
-        try insertMember.execute(.int(Int(contact)), .text(Text.groupKey(name)))
+        let key = Text.groupKey(name)
+        // The group is nearly always there already: it is made only when
+        // joining it finds none (or the contact already in it).
+        if try insertMember.executeCountingChanges(.int(Int(contact)), .text(key)) == 0 {
+            try create(name)
+            try insertMember.execute(.int(Int(contact)), .text(key))
+        }
     }
 
     static func pk(named name: String, _ db: Database) throws -> Int64? {

@@ -56,6 +56,12 @@ final class SQLiteStatement {
         }
     }
 
+    /// ``execute(_:)``, returning how many rows it changed.
+    func executeCountingChanges(_ values: Value...) throws -> Int {
+        try execute(values)
+        return Int(sqlite3_changes(connection))
+    }
+
     var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(connection) }
 
     enum Value {

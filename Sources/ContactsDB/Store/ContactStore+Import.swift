@@ -25,7 +25,7 @@ extension ContactStore {
         var pipelineEnded = 0.0
         var report = try write { db in
             defer { pipelineEnded = PhaseClock.now() }
-            return try ImportPipeline(inputs: inputs, skippingInvalid: skippingInvalid, progress: progress).run(db)
+            return try ImportPipeline(inputs: inputs, skippingInvalid: skippingInvalid, progress: progress, workers: workers).run(db)
         }
         report.phases.commit = PhaseClock.now() - pipelineEnded
         return report

@@ -20,6 +20,9 @@ public final class ContactStore: Sendable {
         /// Whether opening imports the bundled seed into a database that was
         /// never seeded and did not decline it.
         public var seedsOnFirstOpen = true
+        /// Threads that validate and derive contacts coming in, by import
+        /// or by sync, beside the one that reads and the one that writes.
+        public var workers = ImportPipeline.defaultWorkers
 
         public init() {}
     }
@@ -42,6 +45,8 @@ public final class ContactStore: Sendable {
     public let openReport: OpenReport
     /// How long a write, or a sync, waits for another process.
     package let busyTimeout: TimeInterval
+    /// ``Options/workers``.
+    package let workers: Int
     let writer: DatabaseQueue
     let migrator: Migrator
 
@@ -99,6 +104,7 @@ public final class ContactStore: Sendable {
         self.path = path
         self.migrator = migrator
         busyTimeout = options.busyTimeout
+        workers = max(1, options.workers)
         writer = queue
         var report = OpenReport()
         try DatabaseErrorMapping.mapping(path: path) {

@@ -14,6 +14,8 @@ struct DatabaseOptions: ParsableArguments {
         valueName: "milliseconds"))
     var busyTimeout = 5000
 
+    @OptionGroup var threads: WorkerOptions
+
     func validate() throws {
         if busyTimeout < 0 { throw ValidationError("Please give --busy-timeout as zero or more milliseconds.") }
     }
@@ -63,6 +65,7 @@ struct DatabaseOptions: ParsableArguments {
         var options = ContactStore.Options()
         options.seedsOnFirstOpen = seedsOnFirstOpen
         options.busyTimeout = Double(busyTimeout) / 1000
+        threads.apply(to: &options)
         return try ContactStore.open(at: path, options: options)
     }
 }

@@ -52,11 +52,13 @@ enum Terminal {
     final class ProgressBar {
         private var lastPercent = -1
         private let label: String
+        /// Asked once: an import reports each contact.
+        private let isShown = Terminal.isStandardErrorATerminal
 
         init(label: String) { self.label = label }
 
         func update(done: Int, total: Int) {
-            guard Terminal.isStandardErrorATerminal, total > 0 else { return }
+            guard isShown, total > 0 else { return }
             let percent = min(100, done * 100 / total)
             guard percent != lastPercent else { return }
             lastPercent = percent
