@@ -92,8 +92,9 @@ let package = Package(
                 "ContactsDB",
                 "ContactsDBSynthetic",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                // The raw C API, for `bench`'s hand-written comparison queries.
+                // The raw C and C++ APIs, for `bench`'s hand-written twins.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                "CPhoneNumber",
             ]
         ),
         .executableTarget(name: "ContactsDBTool", dependencies: ["ContactsDBCLI"], path: "Sources/contactsdb"),

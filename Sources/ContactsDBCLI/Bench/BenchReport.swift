@@ -27,6 +27,8 @@ struct BenchReport {
     var importSeconds: Double
     var importPhases: ImportPhases
     var peakMemoryBytes: Int
+    /// The import's raw twin (``RawImport``).
+    var twin: RawImport.Times
     var results: [Result]
 
     var table: String {
@@ -38,6 +40,9 @@ struct BenchReport {
                    + "index build %.2f s, search index %.2f s, commit %.2f s",
                    importPhases.parse, importPhases.validateAndDerive, importPhases.write, importPhases.indexBuild,
                    importPhases.searchIndex, importPhases.commit),
+            "",
+            "import against its raw twin (the same rows through the C API, the same libphonenumber calls):",
+            ContactPrinter.alignedColumns([["phase", "engine", "raw twin", "ratio"]] + twinRows).trimmingCharacters(in: .newlines),
             "",
         ]
         let header = ["query", "rows", "engine median", "engine p10–p90", "raw C median", "ratio"]
@@ -51,6 +56,24 @@ struct BenchReport {
         }
         lines.append(ContactPrinter.alignedColumns([header] + rows).trimmingCharacters(in: .newlines))
         return lines.joined(separator: "\n")
+    }
+
+    /// The import's phases beside the twin's: the engine's write also
+    /// frees what it wrote, and its deriving (all threads, summed) holds
+    /// its libphonenumber calls with the rest.
+    private var twinRows: [[String]] {
+        let phases = importPhases
+        let pairs: [(String, Double?, Double)] = [
+            ("write rows", phases.write, twin.rows), ("index build", phases.indexBuild, twin.indexBuild),
+            ("search index", phases.searchIndex, twin.searchIndex), ("commit", phases.commit, twin.commit),
+            ("write side, all", phases.write + phases.indexBuild + phases.searchIndex + phases.commit, twin.sqlite),
+            ("libphonenumber calls", nil, twin.phones),
+            ("whole import (twin: both on two threads)", importSeconds, twin.together),
+        ]
+        return pairs.map { name, engine, raw in
+            [name, engine.map { String(format: "%.2f s", $0) } ?? "–", String(format: "%.2f s", raw),
+             engine.map { String(format: "%.2f×", $0 / max(raw, 1e-9)) } ?? "–"]
+        }
     }
 
     /// The report as JSON: times in microseconds to 0.1, the ratio to
@@ -79,6 +102,8 @@ struct BenchReport {
         var importPhases: ImportPhases
         var contactsPerSecond: Double
         var peakMemoryBytes: Int
+        /// Seconds of each phase of the import's raw twin.
+        var importTwin: RawImport.Times
         var queries: [Query]
 
         init(_ report: BenchReport) {
@@ -90,6 +115,7 @@ struct BenchReport {
             importPhases = report.importPhases.rounded(places: 3)
             contactsPerSecond = rounded(Double(report.contacts) / report.importSeconds, places: 0)
             peakMemoryBytes = report.peakMemoryBytes
+            importTwin = report.twin.rounded(places: 3)
             queries = report.results.map { result in
                 Query(query: result.query.name, title: result.query.title, rows: result.rows,
                       engineMedianMicroseconds: micro(result.engineMedian),
@@ -121,5 +147,15 @@ private extension ImportPhases {
             phases[keyPath: field] = ContactsDBCLI.rounded(self[keyPath: field], places: places)
         }
         return phases
+    }
+}
+
+private extension RawImport.Times {
+    func rounded(places: Int) -> RawImport.Times {
+        var times = RawImport.Times()
+        for field in [\RawImport.Times.rows, \.indexBuild, \.searchIndex, \.commit, \.phones, \.together] {
+            times[keyPath: field] = ContactsDBCLI.rounded(self[keyPath: field], places: places)
+        }
+        return times
     }
 }

@@ -6,8 +6,9 @@ import GRDBSQLite
 final class RawSQLite {
     private var handle: OpaquePointer?
 
-    init(path: String) throws {
-        guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READONLY, nil) == SQLITE_OK else {
+    init(path: String, writable: Bool = false) throws {
+        let flags = writable ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY
+        guard sqlite3_open_v2(path, &handle, flags, nil) == SQLITE_OK else {
             throw RawError(message: handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open \(path)")
         }
     }
@@ -16,12 +17,30 @@ final class RawSQLite {
 
     static var version: String { String(cString: sqlite3_libversion()) }
 
+    /// Runs `sql`, one statement or several.
+    func execute(_ sql: String) throws {
+        guard sqlite3_exec(handle, sql, nil, nil, nil) == SQLITE_OK else {
+            throw RawError(message: String(cString: sqlite3_errmsg(handle)) + " in " + sql)
+        }
+    }
+
+    func columnCount(of table: String) throws -> Int {
+        var count = 0
+        try prepare(BenchmarkSQL.columnCount).run([table]) { count = $0.int(0) }
+        return count
+    }
+
     func prepare(_ sql: String) throws -> Statement {
         var statement: OpaquePointer?
         guard sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil) == SQLITE_OK,
               let statement
         else { throw RawError(message: String(cString: sqlite3_errmsg(handle))) }
         return Statement(statement)
+    }
+
+    /// A value bound in place (SQLITE_STATIC): its bytes are not copied.
+    enum Value {
+        case null, int(Int64), double(Double), text(UnsafeRawBufferPointer), blob(UnsafeRawBufferPointer)
     }
 
     struct RawError: Error, CustomStringConvertible {
@@ -54,6 +73,36 @@ final class RawSQLite {
         }
 
         func int(_ column: Int32) -> Int { Int(sqlite3_column_int64(statement, column)) }
+        func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
+        func double(_ column: Int32) -> Double { sqlite3_column_double(statement, column) }
+        func type(_ column: Int32) -> Int32 { sqlite3_column_type(statement, column) }
+
+        /// A text's or a blob's bytes, as stored.
+        func bytes(_ column: Int32) -> UnsafeRawBufferPointer {
+            let start = sqlite3_column_blob(statement, column)
+            return UnsafeRawBufferPointer(start: start, count: Int(sqlite3_column_bytes(statement, column)))
+        }
+
+        /// Binds `values`, which must outlive the step, runs the statement
+        /// once and resets it.
+        func step(binding values: [Value]) {
+            for (index, value) in values.enumerated() {
+                let position = Int32(index + 1)
+                switch value {
+                case .null: sqlite3_bind_null(statement, position)
+                case .int(let int): sqlite3_bind_int64(statement, position, int)
+                case .double(let double): sqlite3_bind_double(statement, position, double)
+                case .text(let text):
+                    // An empty text still needs an address, or it binds NULL.
+                    let start = (text.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!).assumingMemoryBound(to: CChar.self)
+                    sqlite3_bind_text(statement, position, start, Int32(text.count), nil)
+                case .blob(let blob):
+                    sqlite3_bind_blob(statement, position, blob.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(blob.count), nil)
+                }
+            }
+            sqlite3_step(statement)
+            sqlite3_reset(statement)
+        }
 
         func blob(_ column: Int32) -> Data {
             guard let bytes = sqlite3_column_blob(statement, column) else { return Data() }

@@ -41,6 +41,7 @@ extension ContactsDBCommand {
             "Time `duplicates`, `merge` and `unmerge` instead, on distinct people with this many planted sets (as `generate --planted-duplicates`).",
             valueName: "sets"))
         var duplicates: Int?
+        @OptionGroup var threads: WorkerOptions
 
         func validate() throws {
             if contacts < 100 { throw ValidationError("Please give --contacts 100 or more.") }
@@ -71,6 +72,7 @@ extension ContactsDBCommand {
                              to: file)
             var options = ContactStore.Options()
             options.seedsOnFirstOpen = false
+            threads.apply(to: &options)
             let path = directory.appendingPathComponent("bench.sqlite").path
             let store = try ContactStore.open(at: path, options: options)
 
@@ -87,9 +89,12 @@ extension ContactsDBCommand {
                 print(format == .json ? try JSONOutput.line(latency) : latency.table)
                 return
             }
+            let peakMemory = Stopwatch.peakMemoryBytes()
+            let twin = try RawImport(copying: path, regions: store.phoneRegions())
+                .run(into: directory.appendingPathComponent("twin.sqlite").path)
             let report = BenchReport(
                 contacts: imported.imported, runs: runs, importSeconds: importSeconds, importPhases: imported.phases,
-                peakMemoryBytes: Stopwatch.peakMemoryBytes(), results: try measureQueries(store: store, path: path))
+                peakMemoryBytes: peakMemory, twin: twin, results: try measureQueries(store: store, path: path))
             print(format == .json ? try report.json() : report.table)
             if let keep { try store.backup(to: keep) }
         }
