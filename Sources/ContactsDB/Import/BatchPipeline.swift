@@ -26,7 +26,7 @@ package final class BatchPipeline<Raw: Sendable, Prepared: Sendable>: @unchecked
     package struct WriterTimes: Sendable {
         /// Seconds it waited for a batch.
         package var waiting = 0.0
-        /// Seconds it spent preparing batches itself.
+        /// Processor seconds it spent preparing batches itself.
         package var preparing = 0.0
     }
 
@@ -136,7 +136,7 @@ package final class BatchPipeline<Raw: Sendable, Prepared: Sendable>: @unchecked
             if !waiting.isEmpty {
                 let (sequence, batch) = waiting.removeFirst()
                 condition.unlock()
-                let prepared = PhaseClock.adding(to: &times.preparing) { prepare(batch) }
+                let prepared = PhaseClock.addingThreadTime(to: &times.preparing) { prepare(batch) }
                 condition.lock()
                 ready[sequence] = prepared
                 continue

@@ -56,17 +56,17 @@ public struct ImportReport: Sendable {
     public var phases = ImportPhases()
 }
 
-/// Where an import's time went, in seconds. The reading and the writing
-/// thread overlap, so the phases add up to more than the import took:
-/// `parse` and `validateAndDerive` run on the reading side while `write`
-/// runs on the writing one, and the import is as slow as the busier side
-/// plus the steps after the last row (`indexBuild`, `searchIndex`,
-/// `commit`).
+/// Where an import's time went, in seconds. The reading thread (`parse`),
+/// the deriving ones (`validateAndDerive`) and the writing one (`write`)
+/// run at once on shared cores, so each of these counts the processor
+/// time its threads spent, summed over the deriving ones; the steps after
+/// the last row (`indexBuild`, `searchIndex`, `commit`) run alone and
+/// count the time they took.
 public struct ImportPhases: Sendable, Codable, Equatable {
     /// Reading the input into drafts (JSON or vCard syntax and fields).
     public var parse = 0.0
     /// Checking the drafts and computing their derived fields (sort keys,
-    /// folded words, phone forms, thumbnails), on two threads.
+    /// folded words, phone forms, thumbnails), summed over the threads.
     public var validateAndDerive = 0.0
     /// Inserting the rows, with what the triggers kept in step add.
     public var write = 0.0

@@ -58,7 +58,7 @@ package struct ImportPipeline {
         var report = ImportReport()
         let readingSide = ReadingSide()
         let (inputs, skippingInvalid, regions) = (inputs, skippingInvalid, writer.regions)
-        let writingStarted = PhaseClock.now()
+        let writingStarted = PhaseClock.threadNow()
         var groupLines: [String: Int] = [:]
         let times = try BatchPipeline<[Record], [Result<Prepared, ContactsDBError>]>.run(
             capacity: Self.capacity(workers: workers), workers: workers,
@@ -109,7 +109,7 @@ package struct ImportPipeline {
                 }
                 try writeContacts()
             })
-        report.phases.write = PhaseClock.now() - writingStarted - times.waiting - times.preparing
+        report.phases.write = PhaseClock.threadNow() - writingStarted - times.preparing
         (report.phases.indexBuild, report.phases.searchIndex) = try indexes.finish(db)
         progress?(total, total)
         // A group card's kind and members were read as its group, not kept.
@@ -136,8 +136,7 @@ package struct ImportPipeline {
         _ inputs: [ImportInput], into pipeline: BatchPipeline<[Record], [Result<Prepared, ContactsDBError>]>,
         counting side: ReadingSide
     ) throws {
-        let started = PhaseClock.now()
-        var waitingForRoom = 0.0
+        let started = PhaseClock.threadNow()
         var records: [Record] = []
         records.reserveCapacity(batchSize)
         var photoBytes = 0
@@ -147,7 +146,7 @@ package struct ImportPipeline {
             let batch = records
             records.removeAll(keepingCapacity: true)
             photoBytes = 0
-            guard PhaseClock.adding(to: &waitingForRoom, { pipeline.put(batch) }) else { throw CancellationError() }
+            guard pipeline.put(batch) else { throw CancellationError() }
         }
         func add(_ path: String, _ bytesRead: Int, _ result: Result<ContactDraft, ContactsDBError>) throws {
             records.append((path, bytesRead, result))
@@ -182,7 +181,7 @@ package struct ImportPipeline {
                 }
             }
             try flush()
-            side.parse = PhaseClock.now() - started - waitingForRoom
+            side.parse = PhaseClock.threadNow() - started
         } catch is CancellationError {
             return  // The writer stopped.
         } catch {

@@ -109,8 +109,9 @@ package final class ContactWriter {
             let (draft, derived) = (contact.draft, contact.derived)
             let id = draft.id ?? UUID().uuidString.lowercased()
             do {
-                try insertContact.execute(
-                    contactValues(draft, derived, createdAt: now, updatedAt: now) + [.text(id), .int(revision), .bool(draft.isFavorite)])
+                var values = contactValues(draft, derived, createdAt: now, updatedAt: now)
+                values += [.text(id), .int(revision), .bool(draft.isFavorite)]
+                try insertContact.execute(values)
             } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
                 let taken = ContactsDBError.duplicateContactID(field: contact.path.isEmpty ? "id" : "\(contact.path).id", id: id)
                 guard skippingTakenIDs else { throw taken }
@@ -160,13 +161,19 @@ package final class ContactWriter {
     private func contactValues(
         _ draft: ContactDraft, _ derived: DerivedFields, createdAt: String, updatedAt: String
     ) -> [SQLiteStatement.Value] {
-        [
+        var values: [SQLiteStatement.Value] = [
             .text(draft.firstName), .text(draft.lastName), .text(draft.company), .int(draft.age),
             .text(derived.displayName), .text(derived.sortName), .text(derived.sectionKey), .int(derived.sortIndex),
             .blob(derived.sortKey), .blob(derived.firstNameKey), .blob(derived.lastNameKey), .blob(derived.companyKey),
             .text(derived.companyFolded), .int(derived.attributes.rawValue), .text(derived.nameWordsText),
             .text(createdAt), .text(updatedAt), .int(revision), .text(draft.kind.rawValue), .text(derived.formattedName),
-        ] + ContactDetailColumns.text.map { .text(draft.details[keyPath: $0.field]) } + [.text(derived.searchWords)]
+        ]
+        // One array for the row and what the insert adds after it.
+        values.reserveCapacity(Self.contactColumns.count + 3)
+        let details = draft.details
+        for column in ContactDetailColumns.text { values.append(.text(details[keyPath: column.field])) }
+        values.append(.text(derived.searchWords))
+        return values
     }
 
     /// Writes the children of `contacts` whose rows are `rows`, table by

@@ -10,7 +10,6 @@ final class SQLiteStatement {
     private let handle: OpaquePointer
     private let connection: OpaquePointer
     private let sql: String
-    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
     init(_ db: Database, _ sql: String) throws {
         guard let connection = db.sqliteConnection else { throw DatabaseError(resultCode: .SQLITE_MISUSE) }
@@ -33,20 +32,35 @@ final class SQLiteStatement {
     /// Binds the values in order, runs the statement to completion and
     /// resets it.
     func execute(_ values: [Value]) throws {
-        for (index, value) in values.enumerated() {
-            let position = Int32(index + 1)
-            switch value {
-            case .null:
-                sqlite3_bind_null(handle, position)
-            case .int(let int):
-                sqlite3_bind_int64(handle, position, Int64(int))
-            case .text(let text):
-                var text = text
-                _ = text.withUTF8 { sqlite3_bind_text(handle, position, $0.baseAddress, Int32($0.count), Self.transient) }
-            case .blob(let data):
-                _ = data.withUnsafeBytes { sqlite3_bind_blob(handle, position, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32($0.count), Self.transient) }
+        try bindAndStep(values, from: 0)
+    }
+
+    /// Binds each text and blob in place, without SQLite copying it: the
+    /// binding recurses, so that the step runs while every value's bytes
+    /// are being accessed, as long as SQLite reads them.
+    private func bindAndStep(_ values: [Value], from index: Int) throws {
+        guard index < values.count else { return try step() }
+        let position = Int32(index + 1)
+        switch values[index] {
+        case .null:
+            sqlite3_bind_null(handle, position)
+        case .int(let int):
+            sqlite3_bind_int64(handle, position, Int64(int))
+        case .text(var text):
+            return try text.withUTF8 {
+                sqlite3_bind_text(handle, position, $0.baseAddress, Int32($0.count), nil)
+                try bindAndStep(values, from: index + 1)
+            }
+        case .blob(let data):
+            return try data.withUnsafeBytes {
+                sqlite3_bind_blob(handle, position, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32($0.count), nil)
+                try bindAndStep(values, from: index + 1)
             }
         }
+        try bindAndStep(values, from: index + 1)
+    }
+
+    private func step() throws {
         let code = sqlite3_step(handle)
         sqlite3_reset(handle)
         guard code == SQLITE_DONE else {

@@ -36,7 +36,7 @@ struct BenchReport {
             "contactsdb bench: \(contacts) contacts, \(runs) warm runs per query, SQLite \(RawSQLite.version)",
             String(format: "import: %.2f s, %.0f contacts/s, peak memory %.0f MB",
                    importSeconds, Double(contacts) / importSeconds, Double(peakMemoryBytes) / 1e6),
-            String(format: "import phases: parse %.2f s, validate/derive %.2f s (reading side); write %.2f s; "
+            String(format: "import phases: parse %.2f s, validate/derive %.2f s, write %.2f s (processor time of their threads); "
                    + "index build %.2f s, search index %.2f s, commit %.2f s",
                    importPhases.parse, importPhases.validateAndDerive, importPhases.write, importPhases.indexBuild,
                    importPhases.searchIndex, importPhases.commit),
@@ -58,9 +58,10 @@ struct BenchReport {
         return lines.joined(separator: "\n")
     }
 
-    /// The import's phases beside the twin's: the engine's write also
-    /// frees what it wrote, and its deriving (all threads, summed) holds
-    /// its libphonenumber calls with the rest.
+    /// The import's phases beside the twin's: the engine's write is its
+    /// thread's processor time, which also frees what it wrote, and its
+    /// deriving (all threads, summed) holds its libphonenumber calls with
+    /// the rest.
     private var twinRows: [[String]] {
         let phases = importPhases
         let pairs: [(String, Double?, Double)] = [
