@@ -145,3 +145,21 @@ extension ContactStore {
         #expect(try store.diagnose().allSatisfy(\.isHealthy))
     }
 }
+
+extension DeferredIndexesTests {
+    /// A contact deleted and then imported again by a deferred import is
+    /// added, not still deleted: the tombstone goes as the trigger would
+    /// have taken it, once the import ends.
+    @Test func aDeferredImportTakesBackTheTombstonesOfWhatItAdds() throws {
+        let store = try ContactStore.makeEmpty()
+        try store.add(Array(Self.drafts.prefix(60)))
+        let before = try store.changes(since: nil).token
+        try store.delete(ids: ["c10", "c20"])
+        // Last, so that it comes after the indexes and triggers were dropped.
+        try store.importAll(Array(Self.drafts.dropFirst(60)) + [Self.drafts[10]], deferringAfter: 50)
+        let changes = try store.changes(since: before).changes
+        #expect(changes.first { $0.id == "c10" }?.kind == .added)
+        #expect(changes.first { $0.id == "c20" }?.kind == .deleted)
+        #expect(try store.read { db in try String.fetchAll(db, sql: "SELECT id FROM contactTombstone") } == ["c20"])
+    }
+}

@@ -74,9 +74,20 @@ package struct ImportPipeline {
                 var contacts: [ContactWriter.NewContact] = []
                 var afterwards: [(bytesRead: Int, unusual: UnusualValues)] = []
                 func writeContacts() throws {
-                    guard !contacts.isEmpty else { return }
-                    let results = try writer.insert(contacts, now: now, skippingTakenIDs: skippingInvalid)
-                    for (result, counts) in zip(results, afterwards) {
+                    var start = 0
+                    // Written in slices that end where deferral begins.
+                    while start < contacts.count {
+                        let end = start + min(contacts.count - start, indexes.contactsBeforeDeferring(after: report.imported))
+                        try writeContacts(start..<end)
+                        try indexes.didInsert(report.imported, db)
+                        start = end
+                    }
+                    contacts.removeAll(keepingCapacity: true)
+                    afterwards.removeAll(keepingCapacity: true)
+                }
+                func writeContacts(_ slice: Range<Int>) throws {
+                    let results = try writer.insert(Array(contacts[slice]), now: now, skippingTakenIDs: skippingInvalid)
+                    for (result, counts) in zip(results, afterwards[slice]) {
                         switch result {
                         case .success:
                             report.imported += 1
@@ -86,9 +97,6 @@ package struct ImportPipeline {
                         }
                         progress?(counts.bytesRead, total)
                     }
-                    contacts.removeAll(keepingCapacity: true)
-                    afterwards.removeAll(keepingCapacity: true)
-                    try indexes.didInsert(report.imported, db)
                 }
                 for result in batch {
                     switch try result.get() {

@@ -48,6 +48,12 @@ struct DeferredIndexes {
         threshold = max(minimumContacts, stored)
     }
 
+    /// How many more contacts may be written, after `inserted`, before
+    /// ``didInsert(_:_:)`` should be asked again.
+    func contactsBeforeDeferring(after inserted: Int) -> Int {
+        isDeferring ? .max : max(1, threshold - inserted)
+    }
+
     /// Drops the indexes and triggers once `inserted`, the contacts
     /// written whole so far, reaches the threshold.
     mutating func didInsert(_ inserted: Int, _ db: Database) throws {
