@@ -1,3 +1,4 @@
+import CPhoneNumber
 import ContactsDB
 import ContactsDBSynthetic
 import Foundation
@@ -16,12 +17,20 @@ struct BenchQuery {
 
 enum BenchQueries {
 
-    /// A Russian number of the data set written another way (with its
-    /// digits as stored), and 4 digits from its middle.
+    /// A Russian number of the data set written another way, and 4 digits
+    /// from its middle.
     struct PhoneProbes {
         var otherFormat = "8 (900) 0000000"
-        var storedDigits = "79000000000"
         var middleDigits = "0000"
+    }
+
+    /// A reference number of the data set's notes, which a handful of
+    /// contacts (or one) hold: the first note's.
+    static func rareWord(contacts: Int, seed: UInt64) -> String {
+        for draft in SyntheticContacts(count: contacts, seed: seed) {
+            if let word = draft.note?.split(separator: " ").last(where: { $0.hasPrefix("ref") }) { return String(word) }
+        }
+        return "ref12345"
     }
 
     static func phoneProbes(contacts: Int, seed: UInt64) -> PhoneProbes {
@@ -30,17 +39,18 @@ enum BenchQueries {
                 let national = phone.value.filter(\.isNumber).dropFirst()
                 return PhoneProbes(
                     otherFormat: "8 (\(national.prefix(3))) \(national.dropFirst(3))",
-                    storedDigits: "7" + national, middleDigits: String(national.dropFirst(3).prefix(4)))
+                    middleDigits: String(national.dropFirst(3).prefix(4)))
             }
         }
         return PhoneProbes()
     }
 
-    /// Words of the synthetic notes: one in a third of them, and one
-    /// reference number that a handful of contacts share.
-    static let commonWord = "call", rareWord = "ref12345"
+    /// A word of the synthetic notes, in a third of them.
+    static let commonWord = "call"
 
-    static func make(store: ContactStore, raw: RawSQLite, phone: PhoneProbes) throws -> [BenchQuery] {
+    static func make(store: ContactStore, raw: RawSQLite, phone: PhoneProbes, rareWord: String) throws -> [BenchQuery] {
+        let regions = try store.phoneRegions().description
+        let contactCount = try store.count(matching: ContactQuery())
         let page = ContactQuery().page(limit: 50)
         let q2 = ContactQuery().filter(.has([.phone, .email])).sorted(by: .lastName).page(limit: 50)
         let q3Filter = ContactQuery().filter(.has([.telegram, .whatsapp, .phone, .email]))
@@ -65,9 +75,9 @@ enum BenchQueries {
             BenchQuery(name: "Q4", title: "count of Q3's filter",
                        engine: { try store.count(matching: q3Filter) }, raw: sql.fourAttributeCount),
             BenchQuery(name: "Q5", title: "name prefix \"an\", 50, default order",
-                       engine: contacts(q5, false), raw: { sql.namePrefix("an") }),
+                       engine: contacts(q5, false), raw: { sql.namePrefix("an", contacts: contactCount) }),
             BenchQuery(name: "Q6", title: "phone \"\(phone.otherFormat)\", 50",
-                       engine: contacts(q6, false), raw: { sql.wholePhone(digits: phone.storedDigits) }),
+                       engine: contacts(q6, false), raw: { sql.wholePhone(typed: phone.otherFormat, regions: regions) }),
             BenchQuery(name: "Q7", title: "phone \"\(phone.middleDigits)\" (4 middle digits), 50",
                        engine: contacts(q7, false), raw: { sql.phone(digits: phone.middleDigits) }),
             BenchQuery(name: "Q8", title: "section index with counts",
@@ -80,7 +90,7 @@ enum BenchQueries {
             BenchQuery(name: "Q11", title: "text \"\(commonWord)\" (a common word), 50",
                        engine: contacts(q11, false), raw: { sql.commonText(commonWord) }),
             BenchQuery(name: "Q12", title: "text \"\(rareWord)\" (a rare word), 50",
-                       engine: contacts(q12, false), raw: { sql.rareText(rareWord) }),
+                       engine: contacts(q12, false), raw: { sql.rareText(rareWord, contacts: contactCount) }),
         ]
     }
 }
@@ -92,6 +102,7 @@ struct RawQueries {
     private let nameStatement, phoneStatement, wholePhoneStatement, sectionsStatement: RawSQLite.Statement
     private let childStatements: [RawSQLite.Statement]
     private let thumbnailStatement, commonTextStatement, rareTextStatement: RawSQLite.Statement
+    private let nameCountStatement, textCountStatement: RawSQLite.Statement
 
     init(raw: RawSQLite) throws {
         self.raw = raw
@@ -107,15 +118,16 @@ struct RawQueries {
         thumbnailStatement = try raw.prepare(BenchmarkSQL.thumbnails)
         commonTextStatement = try raw.prepare(BenchmarkSQL.commonText)
         rareTextStatement = try raw.prepare(BenchmarkSQL.rareText)
+        nameCountStatement = try raw.prepare(BenchmarkSQL.namePrefixCount)
+        textCountStatement = try raw.prepare(BenchmarkSQL.textCount)
     }
 
-    /// Reads a contact row's columns as an app would.
+    /// Reads a contact row's columns into Swift values, as an app would.
     private func readContacts(_ statement: RawSQLite.Statement, _ values: [Any] = []) -> [Int] {
         var pks: [Int] = []
         statement.run(values) { row in
             pks.append(row.int(0))
-            _ = (row.text(1), row.text(2), row.text(3), row.text(4), row.int(5), row.text(6), row.text(7),
-                 row.text(8), row.int(9), row.text(10), row.text(11))
+            _ = row.decoded(from: 1)
         }
         return pks
     }
@@ -130,15 +142,45 @@ struct RawQueries {
         return count
     }
 
-    func namePrefix(_ prefix: String) -> Int {
-        readContacts(nameStatement, [" " + prefix.lowercased()]).count
+    /// An app cannot know whether a prefix or a word is rare: like the
+    /// engine, it counts its matches up to where reading the order and
+    /// sorting the matches cost the same (√(50 × contacts × c), c = 1/16 in
+    /// the default order), and here finds what it expected.
+    private func isCommon(_ statement: RawSQLite.Statement, _ key: Any, beyond threshold: Int) -> Bool {
+        var count = 0
+        statement.run([key, threshold + 1]) { count = $0.int(0) }
+        return count > threshold
+    }
+
+    func namePrefix(_ prefix: String, contacts: Int) -> Int {
+        let key = Data(prefix.lowercased().utf8)
+        var upper = key
+        upper.append(0xFF)
+        var count = 0
+        nameCountStatement.run([key, upper, Int((50.0 * Double(contacts) / 16).squareRoot()) + 1]) { count = $0.int(0) }
+        return readContacts(nameStatement, [" " + prefix.lowercased()]).count
     }
 
     func commonText(_ word: String) -> Int { readContacts(commonTextStatement, [" " + word]).count }
-    func rareText(_ word: String) -> Int { readContacts(rareTextStatement, ["\"" + word + "\"*"]).count }
+
+    func rareText(_ word: String, contacts: Int) -> Int {
+        let threshold = Int((50.0 * Double(contacts)).squareRoot())
+        guard !isCommon(textCountStatement, "\"" + word + "\"", beyond: threshold),
+              !isCommon(textCountStatement, "\"" + word + "\"*", beyond: threshold) else { return 0 }
+        return readContacts(rareTextStatement, ["\"" + word + "\"*"]).count
+    }
 
     func phone(digits: String) -> Int {
         readContacts(phoneStatement, ["\"" + digits + "\""]).count
+    }
+
+    /// A number as typed: read by libphonenumber, as the engine reads a
+    /// phone filter, then found by its 7-digit windows at offsets 0–3.
+    func wholePhone(typed: String, regions: String) -> Int {
+        var e164 = [CChar](repeating: 0, count: 64)
+        let found = regions.split(separator: ",").contains { cpn_e164(typed, String($0), 1, &e164, 64, nil) == 1 }
+        let digits = found ? String(String(cString: e164).dropFirst()) : typed.filter(\.isNumber)
+        return wholePhone(digits: digits)
     }
 
     /// A number of 10 digits or more, by its 7-digit windows at offsets 0–3.
@@ -172,7 +214,7 @@ struct RawQueries {
         var children = 0
         for statement in childStatements {
             statement.run([list]) { row in
-                _ = (row.text(0), row.text(1), row.text(2))
+                _ = row.decoded(from: 1)
                 children += 1
             }
         }

@@ -2,11 +2,14 @@ import ContactsDB
 
 /// The standard queries of `contactsdb bench` written by hand, as an app
 /// would on the raw SQLite C API without this engine: the yardstick the
-/// engine's own statements are measured against. Each reads the columns
-/// ``contactColumns`` names, in that order.
+/// engine's own statements are measured against. Each reads what the
+/// engine returns: a contact's columns as ``contactColumns`` names them,
+/// and for Q9 every child table's.
 enum BenchmarkSQL {
     static let contactColumns = """
-        pk, id, firstName, lastName, company, age, displayName, sortName, sectionKey, sortIndex, createdAt, updatedAt
+        pk, id, firstName, lastName, company, age, displayName, sortName, sectionKey, sortIndex, createdAt, updatedAt,
+        favoritePosition IS NOT NULL, attributes, revision, kind, formattedName, namePrefix, middleName, nameSuffix,
+        phoneticFirstName, phoneticMiddleName, phoneticLastName, nickname, department, jobTitle, role, birthday, note
         """
     private static let defaultOrder = "ORDER BY sortIndex, sortKey, id LIMIT 50"
     private static let phoneAndEmail = ContactAttributes([.phone, .email]).rawValue
@@ -25,6 +28,11 @@ enum BenchmarkSQL {
         "SELECT sum(count) FROM attributeCount WHERE attributes & \(fourAttributes) = \(fourAttributes)"
     /// Binds a space and the folded prefix.
     static let namePrefix = "SELECT \(contactColumns) FROM contact WHERE instr(nameWords, ?) > 0 \(defaultOrder)"
+    /// The matches of a name prefix, counted up to a limit: binds the
+    /// folded prefix, it followed by 0xFF, and the limit.
+    static let namePrefixCount = "SELECT count(*) FROM (SELECT 1 FROM nameWord WHERE word >= ? AND word < ? LIMIT ?)"
+    /// The matches of an FTS5 query, counted up to a limit.
+    static let textCount = "SELECT count(*) FROM (SELECT 1 FROM contactSearch WHERE contactSearch MATCH ? LIMIT ?)"
     /// A common word: the order read until the page is full. Binds a space
     /// and the folded word.
     static let commonText = "SELECT \(contactColumns) FROM contact WHERE instr(searchWords, ?) > 0 \(defaultOrder)"
@@ -55,10 +63,18 @@ enum BenchmarkSQL {
         WHERE contactPk IN (SELECT value FROM json_each(?)) AND thumbnail IS NOT NULL
         """
     static let sections = "SELECT sectionKey, count FROM sectionCount WHERE count > 0 ORDER BY sortIndex"
-    /// Phones, emails, addresses and messengers of the contacts whose keys
-    /// are bound as one JSON array.
+    /// Every child of the contacts whose keys are bound as one JSON array,
+    /// and their groups' names.
     static let children = [
-        "type, value FROM phone", "type, value FROM email",
-        "type, street1, street2, city, state, zipcode, country FROM address", "service, handle FROM messenger",
-    ].map { "SELECT contactPk, \($0) WHERE contactPk IN (SELECT value FROM json_each(?)) ORDER BY contactPk, position" }
+        "type, value, normalized, preferred, parameters, display FROM phone", "type, value, preferred, parameters FROM email",
+        "type, street1, street2, city, state, zipcode, country, poBox, preferred, parameters FROM address",
+        "service, handle, parameters FROM messenger", "type, value, parameters FROM contactDate",
+        "type, value, parameters FROM url", "type, name FROM relation", "service, handle, url FROM socialProfile",
+        "line FROM extraProperty",
+    ].map { "SELECT contactPk, \($0) WHERE contactPk IN (SELECT value FROM json_each(?)) ORDER BY contactPk, position" } + [
+        """
+        SELECT contactPk, name FROM groupMember JOIN contactGroup ON pk = groupPk
+        WHERE contactPk IN (SELECT value FROM json_each(?))
+        """,
+    ]
 }

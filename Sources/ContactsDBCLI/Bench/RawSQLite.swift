@@ -74,6 +74,22 @@ final class RawSQLite {
 
         func int(_ column: Int32) -> Int { Int(sqlite3_column_int64(statement, column)) }
         func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
+
+        /// Every column from `first` on read into a Swift value of its type
+        /// (integers, texts, blobs), as a model would hold them; returns a
+        /// sum of them, so that nothing is read for nothing.
+        func decoded(from first: Int32) -> Int {
+            var sum = 0
+            for column in first..<sqlite3_column_count(statement) {
+                switch sqlite3_column_type(statement, column) {
+                case SQLITE_INTEGER: sum &+= int(column)
+                case SQLITE_TEXT: sum &+= text(column)?.utf8.count ?? 0
+                case SQLITE_BLOB: sum &+= blob(column).count
+                default: break
+                }
+            }
+            return sum
+        }
         func double(_ column: Int32) -> Double { sqlite3_column_double(statement, column) }
         func type(_ column: Int32) -> Int32 { sqlite3_column_type(statement, column) }
 

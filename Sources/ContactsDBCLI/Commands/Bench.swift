@@ -116,7 +116,8 @@ extension ContactsDBCommand {
         private func measureQueries(store: ContactStore, path: String) throws -> [BenchReport.Result] {
             let raw = try RawSQLite(path: path)
             let probes = BenchQueries.phoneProbes(contacts: contacts, seed: seed)
-            return try BenchQueries.make(store: store, raw: raw, phone: probes).map { query in
+            let rareWord = BenchQueries.rareWord(contacts: contacts, seed: seed)
+            return try BenchQueries.make(store: store, raw: raw, phone: probes, rareWord: rareWord).map { query in
                 let engineRows = try query.engine(), rawRows = query.raw()
                 guard engineRows == rawRows else {
                     throw RowCountMismatch(query: query.name, engineRows: engineRows, rawRows: rawRows)
