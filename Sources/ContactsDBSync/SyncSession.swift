@@ -49,9 +49,14 @@ final class SyncSession {
     /// Hrefs whose card could not be read: not pushed over.
     private var unreadable: Set<String> = []
 
-    /// Cards fetched by one addressbook-multiget, and contacts pushed
-    /// before their outcome is stored.
+    /// Contacts pushed before their outcome is stored.
     static let batchSize = 100
+    /// Cards fetched by one addressbook-multiget: a server answers fewer,
+    /// larger requests faster (Radicale 10,000 cards in 1.65 s by 500s
+    /// against 2.25 s by 100s), and with a worker's batch and one more in
+    /// flight, a fetch ahead and one being written, photos of 100 KB
+    /// still hold memory to about 125 MB.
+    static let pullBatchSize = 250
 
     init(database: SyncDatabase, client: DAVClient, collection: URL, version: VCardVersion, prefer: SyncPreference,
          groups: GroupConvention?, dryRun: Bool, workers: Int, progress: ((Int, Int) -> Void)?) {
@@ -122,11 +127,34 @@ final class SyncSession {
         try database.write { db in try SyncState.setSyncToken(finalToken, db) }
     }
 
-    /// The members changed since `token` (sync-collection), or all of them
-    /// (sync-collection from scratch, else a PROPFIND of their ETags).
+    /// The members changed since `token` (sync-collection), or all of them:
+    /// a PROPFIND of their ETags, with the collection's sync-token taken
+    /// first where it keeps one (a listing from scratch by sync-collection
+    /// costs a server more: Radicale answers 10,000 cards in 1.9 s that
+    /// way and in 1.15 s by PROPFIND); a change after that token is listed
+    /// again at the next sync, and a card fetched twice is stored once.
     private func list(since token: String?) throws -> Listing {
-        if let listing = try syncCollection(since: token) { return listing }
-        if token != nil, let listing = try syncCollection(since: nil) { return listing }
+        if let token, let listing = try syncCollection(since: token) { return listing }
+        if let start = try collectionSyncToken() {
+            var listing = try propfindListing()
+            listing.token = start
+            return listing
+        }
+        if let listing = try syncCollection(since: nil) { return listing }
+        return try propfindListing()
+    }
+
+    /// The collection's `DAV:sync-token` property (RFC 6578 §4), or nil.
+    private func collectionSyncToken() throws -> String? {
+        let answer = try client.send("PROPFIND", collection, headers: [("Depth", "0")], body: DAVXML.propfind(["d:sync-token"]))
+        guard answer.status == 207 else { return nil }
+        let token = try DAVXML.multistatus(answer.body, from: answer.url).responses.lazy
+            .compactMap { $0.property("sync-token")?.trimmedText }.first
+        return token?.isEmpty == false ? token : nil
+    }
+
+    /// Every member with its ETag, by PROPFIND.
+    private func propfindListing() throws -> Listing {
         let answer = try client.send("PROPFIND", collection, headers: [("Depth", "1")],
                                      body: DAVXML.propfind(["d:getetag", "d:resourcetype"]))
         guard answer.status == 207 else { throw Self.unexpected(answer, doing: "listing the address book") }
@@ -187,15 +215,15 @@ final class SyncSession {
     /// (it is reported, and tried again at the next sync).
     @discardableResult
     func pullCards(_ hrefs: [String]) throws -> Bool {
-        let batches = stride(from: 0, to: hrefs.count, by: Self.batchSize).map {
-            Array(hrefs[$0..<min($0 + Self.batchSize, hrefs.count)])
+        let batches = stride(from: 0, to: hrefs.count, by: Self.pullBatchSize).map {
+            Array(hrefs[$0..<min($0 + Self.pullBatchSize, hrefs.count)])
         }
         var stored = PhoneRegions.default
         try database.read { db in stored = try Settings.phoneRegions(db) }
         let (client, collection, regions) = (self.client, self.collection, stored)
         var isComplete = true
         try BatchPipeline<(hrefs: [String], fetched: Fetched), (hrefs: [String], fetched: Fetched, cards: [String: FetchedCard])>.run(
-            capacity: ImportPipeline.capacity(workers: workers), workers: workers,
+            capacity: workers + 1, workers: workers,
             read: { pipeline in
                 var pending = batches.first.map { Self.fetch($0, client, collection) }
                 for (index, batch) in batches.enumerated() {

@@ -31,6 +31,8 @@ final class InMemoryAddressBook: DAVTransport, @unchecked Sendable {
 
     // What the address book does, set by a test.
     var keepsSyncTokens = true
+    /// Whether the collection's PROPFIND shows its sync-token (RFC 6578 §4).
+    var showsSyncToken = true
     var listsETags = true
     /// Changes per sync-collection answer; nil answers all at once.
     var pageSize: Int?
@@ -217,7 +219,8 @@ final class InMemoryAddressBook: DAVTransport, @unchecked Sendable {
         response(Self.collectionPath, properties: """
             <d:resourcetype><d:collection/><card:addressbook/></d:resourcetype><d:displayname>Contacts</d:displayname>\
             <card:supported-address-data><card:address-data-type content-type="text/vcard" version="3.0"/>\
-            <card:address-data-type content-type="text/vcard" version="4.0"/></card:supported-address-data>
+            <card:address-data-type content-type="text/vcard" version="4.0"/></card:supported-address-data>\
+            \(keepsSyncTokens && showsSyncToken ? "<d:sync-token>http://127.0.0.1/sync/\(token)</d:sync-token>" : "")
             """)
     }
 

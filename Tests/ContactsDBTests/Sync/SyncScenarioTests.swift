@@ -207,6 +207,9 @@ import Testing
     @Test func aListingInPagesIsReadWhole() throws {
         let server = InMemoryAddressBook()
         server.pageSize = 2
+        // Without the token on the collection, the first listing is a
+        // sync-collection too.
+        server.showsSyncToken = false
         for number in 1...7 { server.put("c\(number).vcf", Self.card("c\(number)", "Name\(number)", "Last")) }
         let device = try Device(server)
         #expect(counts(try device.sync().pulled) == [7, 0, 0])
@@ -215,6 +218,28 @@ import Testing
         let report = try device.sync()
         #expect(counts(report.pulled) == [1, 0, 1])
         #expect(try device.ids().count == 7)
+    }
+
+    /// The first listing is a PROPFIND after the collection's token: a
+    /// card written between the two is listed, and is not fetched again
+    /// at the next sync, which lists it as changed since the token.
+    @Test func aCardWrittenWhileTheFirstListingIsTakenIsStoredOnce() throws {
+        let server = InMemoryAddressBook()
+        server.put("a.vcf", Self.card("a", "Anna", "Petrova"))
+        server.put("b.vcf", Self.card("b", "Boris", "Ivanov"))
+        let device = try Device(server)
+        server.before["PROPFIND"] = {
+            server.before["PROPFIND"] = {
+                server.put("late.vcf", Self.card("late", "Lev", "Orlov"))
+                server.delete("b.vcf")
+            }
+        }
+        #expect(counts(try device.sync().pulled) == [2, 0, 0])
+        #expect(server.before.isEmpty, "both listings ran")
+        let fetches = server.requests("REPORT").count
+        #expect(counts(try device.sync().pulled) == [0, 0, 0])
+        #expect(server.requests("REPORT").count - fetches == 1, "the sync-collection alone: nothing fetched again")
+        #expect(try device.ids().sorted() == ["a", "late"])
     }
 
     @Test func aServerWithoutSyncTokensIsListedByETags() throws {
@@ -308,7 +333,7 @@ import Testing
     @Test func aRedirectToAnotherServerIsNotFollowedAndEndsTheSyncAs69() throws {
         let server = InMemoryAddressBook()
         let device = try Device(server)
-        server.redirecting["REPORT"] = "http://192.0.2.7/dav/anna/contacts/"
+        for method in ["PROPFIND", "REPORT"] { server.redirecting[method] = "http://192.0.2.7/dav/anna/contacts/" }
         #expect { try device.sync() } throws: { error in
             guard case let ContactsDBError.remoteUnavailable(_, reason) = error else { return false }
             return reason.contains("192.0.2.7")
