@@ -111,8 +111,13 @@ extern "C" int32_t cpn_display(const char *e164, const char *regions, char *show
 }
 
 extern "C" int32_t cpn_is_supported_region(const char *region) {
-    std::set<std::string> regions;
-    PhoneNumberUtil::GetInstance()->GetSupportedRegions(&regions);
+    // Built once: every query that reads a phone or a text checks the
+    // stored default regions.
+    static const std::set<std::string> regions = [] {
+        std::set<std::string> all;
+        PhoneNumberUtil::GetInstance()->GetSupportedRegions(&all);
+        return all;
+    }();
     return regions.count(region) ? 1 : 0;
 }
 
