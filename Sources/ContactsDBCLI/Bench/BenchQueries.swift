@@ -49,8 +49,6 @@ enum BenchQueries {
     static let commonWord = "call"
 
     static func make(store: ContactStore, raw: RawSQLite, phone: PhoneProbes, rareWord: String) throws -> [BenchQuery] {
-        let regions = try store.phoneRegions().description
-        let contactCount = try store.count(matching: ContactQuery())
         let page = ContactQuery().page(limit: 50)
         let q2 = ContactQuery().filter(.has([.phone, .email])).sorted(by: .lastName).page(limit: 50)
         let q3Filter = ContactQuery().filter(.has([.telegram, .whatsapp, .phone, .email]))
@@ -75,9 +73,9 @@ enum BenchQueries {
             BenchQuery(name: "Q4", title: "count of Q3's filter",
                        engine: { try store.count(matching: q3Filter) }, raw: sql.fourAttributeCount),
             BenchQuery(name: "Q5", title: "name prefix \"an\", 50, default order",
-                       engine: contacts(q5, false), raw: { sql.namePrefix("an", contacts: contactCount) }),
+                       engine: contacts(q5, false), raw: { sql.namePrefix("an") }),
             BenchQuery(name: "Q6", title: "phone \"\(phone.otherFormat)\", 50",
-                       engine: contacts(q6, false), raw: { sql.wholePhone(typed: phone.otherFormat, regions: regions) }),
+                       engine: contacts(q6, false), raw: { sql.wholePhone(typed: phone.otherFormat) }),
             BenchQuery(name: "Q7", title: "phone \"\(phone.middleDigits)\" (4 middle digits), 50",
                        engine: contacts(q7, false), raw: { sql.phone(digits: phone.middleDigits) }),
             BenchQuery(name: "Q8", title: "section index with counts",
@@ -90,7 +88,7 @@ enum BenchQueries {
             BenchQuery(name: "Q11", title: "text \"\(commonWord)\" (a common word), 50",
                        engine: contacts(q11, false), raw: { sql.commonText(commonWord) }),
             BenchQuery(name: "Q12", title: "text \"\(rareWord)\" (a rare word), 50",
-                       engine: contacts(q12, false), raw: { sql.rareText(rareWord, contacts: contactCount) }),
+                       engine: contacts(q12, false), raw: { sql.rareText(rareWord) }),
         ]
     }
 }
@@ -102,7 +100,16 @@ struct RawQueries {
     private let nameStatement, phoneStatement, wholePhoneStatement, sectionsStatement: RawSQLite.Statement
     private let childStatements: [RawSQLite.Statement]
     private let thumbnailStatement, commonTextStatement, rareTextStatement: RawSQLite.Statement
-    private let nameCountStatement, textCountStatement: RawSQLite.Statement
+    private let nameCountStatement, textCountStatement, contactCountStatement, regionsStatement: RawSQLite.Statement
+    private let beginStatement, commitStatement: RawSQLite.Statement
+
+    /// Runs a twin of several statements in one read transaction, as the
+    /// engine does, so that they all read one state of the database.
+    private func reading(_ body: () -> Int) -> Int {
+        beginStatement.run { _ in }
+        defer { commitStatement.run { _ in } }
+        return body()
+    }
 
     init(raw: RawSQLite) throws {
         self.raw = raw
@@ -120,6 +127,10 @@ struct RawQueries {
         rareTextStatement = try raw.prepare(BenchmarkSQL.rareText)
         nameCountStatement = try raw.prepare(BenchmarkSQL.namePrefixCount)
         textCountStatement = try raw.prepare(BenchmarkSQL.textCount)
+        contactCountStatement = try raw.prepare(BenchmarkSQL.contactCount)
+        beginStatement = try raw.prepare(BenchmarkSQL.beginRead)
+        commitStatement = try raw.prepare(BenchmarkSQL.commitRead)
+        regionsStatement = try raw.prepare(BenchmarkSQL.phoneRegions)
     }
 
     /// Reads a contact row's columns into Swift values, as an app would.
@@ -152,7 +163,18 @@ struct RawQueries {
         return count > threshold
     }
 
-    func namePrefix(_ prefix: String, contacts: Int) -> Int {
+    /// The contacts there are, which the crossing depends on: read each
+    /// time, as another process may have added some.
+    private func contactCount() -> Int {
+        var count = 0
+        contactCountStatement.run { count = $0.int(0) }
+        return count
+    }
+
+    func namePrefix(_ prefix: String) -> Int { reading { namePrefixRead(prefix) } }
+
+    private func namePrefixRead(_ prefix: String) -> Int {
+        let contacts = contactCount()
         let key = Data(prefix.lowercased().utf8)
         var upper = key
         upper.append(0xFF)
@@ -163,7 +185,10 @@ struct RawQueries {
 
     func commonText(_ word: String) -> Int { readContacts(commonTextStatement, [" " + word]).count }
 
-    func rareText(_ word: String, contacts: Int) -> Int {
+    func rareText(_ word: String) -> Int { reading { rareTextRead(word) } }
+
+    private func rareTextRead(_ word: String) -> Int {
+        let contacts = contactCount()
         let threshold = Int((50.0 * Double(contacts)).squareRoot())
         guard !isCommon(textCountStatement, "\"" + word + "\"", beyond: threshold),
               !isCommon(textCountStatement, "\"" + word + "\"*", beyond: threshold) else { return 0 }
@@ -174,9 +199,14 @@ struct RawQueries {
         readContacts(phoneStatement, ["\"" + digits + "\""]).count
     }
 
-    /// A number as typed: read by libphonenumber, as the engine reads a
+    /// A number as typed: read by libphonenumber in the database's default
+    /// regions (read each time, as they may change), as the engine reads a
     /// phone filter, then found by its 7-digit windows at offsets 0–3.
-    func wholePhone(typed: String, regions: String) -> Int {
+    func wholePhone(typed: String) -> Int { reading { wholePhoneRead(typed: typed) } }
+
+    private func wholePhoneRead(typed: String) -> Int {
+        var regions = "RU,KR"
+        regionsStatement.run { regions = $0.text(0) ?? regions }
         var e164 = [CChar](repeating: 0, count: 64)
         let found = regions.split(separator: ",").contains { cpn_e164(typed, String($0), 1, &e164, 64, nil) == 1 }
         let digits = found ? String(String(cString: e164).dropFirst()) : typed.filter(\.isNumber)
@@ -201,14 +231,18 @@ struct RawQueries {
     /// The page's keys as one JSON array, for `json_each(?)`.
     private func keys(_ pks: [Int]) -> String { "[" + pks.map(String.init).joined(separator: ",") + "]" }
 
-    func pageWithThumbnails() -> Int {
+    func pageWithThumbnails() -> Int { reading(pageWithThumbnailsRead) }
+
+    private func pageWithThumbnailsRead() -> Int {
         let ids = readContacts(pageStatement)
         var thumbnails: [Int: (String?, Data)] = [:]
         thumbnailStatement.run([keys(ids)]) { row in thumbnails[row.int(0)] = (row.text(1), row.blob(2)) }
         return ids.count
     }
 
-    func pageWithChildren() -> Int {
+    func pageWithChildren() -> Int { reading(pageWithChildrenRead) }
+
+    private func pageWithChildrenRead() -> Int {
         let ids = readContacts(pageStatement)
         let list = keys(ids)
         var children = 0

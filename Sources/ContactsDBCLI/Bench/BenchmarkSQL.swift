@@ -31,6 +31,11 @@ enum BenchmarkSQL {
     /// The matches of a name prefix, counted up to a limit: binds the
     /// folded prefix, it followed by 0xFF, and the limit.
     static let namePrefixCount = "SELECT count(*) FROM (SELECT 1 FROM nameWord WHERE word >= ? AND word < ? LIMIT ?)"
+    static let contactCount = "SELECT coalesce(sum(count), 0) FROM attributeCount"
+    /// Around a twin of several statements, so that they read one state.
+    static let beginRead = "BEGIN DEFERRED TRANSACTION", commitRead = "COMMIT TRANSACTION"
+    /// The default phone regions, when set (`RU,KR` otherwise).
+    static let phoneRegions = "SELECT value FROM setting WHERE key = 'phoneRegions'"
     /// The matches of an FTS5 query, counted up to a limit.
     static let textCount = "SELECT count(*) FROM (SELECT 1 FROM contactSearch WHERE contactSearch MATCH ? LIMIT ?)"
     /// A common word: the order read until the page is full. Binds a space
