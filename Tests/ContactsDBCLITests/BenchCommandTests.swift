@@ -3,7 +3,7 @@ import Testing
 
 /// `bench --format json` is read by scripts that watch for regressions.
 @Suite struct BenchCommandTests {
-    @Test func jsonReportsTheImportPhasesAndEveryQuery() throws {
+    @Test func jsonReportsTheImportPhasesItsTwinAndEveryQuery() throws {
         let result = try CLIRunner().run(["bench", "--contacts", "200", "--runs", "20", "--format", "json"])
         #expect(result.exitCode == 0, "\(result.stderr)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
@@ -14,6 +14,12 @@ import Testing
         #expect(phases["parse", default: 0] > 0 && phases["write", default: 0] > 0)
         let importSeconds = try #require(report["importSeconds"] as? Double)
         #expect(phases["write", default: 0] <= importSeconds)
+        // The raw twin of the import wrote the same rows and read the same
+        // numbers.
+        let twin = try #require(report["importTwin"] as? [String: Double])
+        #expect(Set(twin.keys) == ["rows", "indexBuild", "searchIndex", "commit", "phones", "together"])
+        #expect(twin.values.allSatisfy { $0 >= 0 })
+        #expect(twin["rows", default: 0] > 0 && twin["together", default: 0] > 0)
         let queries = try #require(report["queries"] as? [[String: Any]])
         #expect(queries.map { $0["query"] as? String } == (1...12).map { "Q\($0)" })
     }
