@@ -73,6 +73,19 @@ import Testing
         #expect(flight.reads < 20)
     }
 
+    /// A taken id comes before a record that fails validation later in the
+    /// same batch: the first failure in input order is the one reported.
+    @Test func theFirstFailureInInputOrderWinsWithinABatch() throws {
+        let store = try ContactStore.makeEmpty()
+        let json = Data("""
+            [{"id": "a", "firstName": "Anna"}, {"id": "a", "firstName": "Anna"}, {"firstName": "Old", "age": 5000}]
+            """.utf8)
+        #expect(throws: ContactsDBError.duplicateContactID(field: "contacts[1].id", id: "a")) {
+            try store.importContacts(json, source: "two.json")
+        }
+        #expect(try store.rowCount("contact") == 0)
+    }
+
     /// The same data imported on one worker and on four gives the same
     /// contacts, children, derived keys and search indexes.
     @Test func anImportOnManyWorkersStoresWhatOneWorkerDoes() throws {

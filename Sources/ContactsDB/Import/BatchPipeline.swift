@@ -24,8 +24,6 @@ package final class BatchPipeline<Raw: Sendable, Prepared: Sendable>: @unchecked
 
     /// Where the writing thread's time went besides writing.
     package struct WriterTimes: Sendable {
-        /// Seconds it waited for a batch.
-        package var waiting = 0.0
         /// Processor seconds it spent preparing batches itself.
         package var preparing = 0.0
     }
@@ -145,7 +143,7 @@ package final class BatchPipeline<Raw: Sendable, Prepared: Sendable>: @unchecked
                 if let failure { throw failure }
                 return nil
             }
-            PhaseClock.adding(to: &times.waiting) { condition.wait() }
+            condition.wait()
         }
     }
 

@@ -33,12 +33,14 @@ package struct ImportPipeline {
     static let batchPhotoBytes = 8 << 20
 
     /// Batches between reading and writing, at most: enough that every
-    /// worker has one while the writer writes one and the reader reads the
-    /// next.
-    package static func capacity(workers: Int) -> Int { 2 * workers + 2 }
+    /// worker has one while the writer writes one and the reader hands on
+    /// the next, so memory grows with the workers, by one batch each.
+    package static func capacity(workers: Int) -> Int { workers + 2 }
 
-    /// One core reads and one writes; the others, at least one, derive.
-    /// Counted from the cores this process may run on (`taskset`).
+    /// Every core but one derives (at least one worker); the reader and the
+    /// writer, which wait much of the time, share the cores with them, and
+    /// the writer derives when it has nothing to write. Counted from the
+    /// cores this process may run on (`taskset`).
     package static var defaultWorkers: Int { max(1, ProcessInfo.processInfo.activeProcessorCount - 1) }
 
     /// A record ready to write, or skipped.
@@ -99,7 +101,15 @@ package struct ImportPipeline {
                     }
                 }
                 for result in batch {
-                    switch try result.get() {
+                    let record: Prepared
+                    do {
+                        record = try result.get()
+                    } catch {
+                        // The contacts before a failure come before it, as on one thread.
+                        try writeContacts()
+                        throw error
+                    }
+                    switch record {
                     case let .contact(path, bytesRead, draft, derived, unusual):
                         contacts.append(ContactWriter.NewContact(draft: draft, derived: derived, path: path))
                         afterwards.append((bytesRead, unusual))

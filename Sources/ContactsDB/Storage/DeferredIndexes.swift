@@ -3,7 +3,7 @@ import GRDB
 /// Lets a large import write its rows first and build what is derived from
 /// them afterwards: the secondary indexes of `contact`, `nameWord` and
 /// `contactDate`, the phone and text search, and the kept counts. One sort per index is far cheaper than
-/// keeping eight indexes in step row by row, whose random inserts outgrow
+/// keeping a dozen indexes in step row by row, whose random inserts outgrow
 /// the page cache; and the insert triggers cost more than the rows they
 /// follow (FTS5 writes a segment for each statement a trigger runs in).
 ///
@@ -14,6 +14,9 @@ import GRDB
 /// in the same transaction: a failed import rolls the drop back with the
 /// rest, and the schema after an import is the schema before it. The
 /// favorites' index stays, as an import reads it to append each favorite.
+/// Only the insert triggers are deferred, so the import may only insert
+/// contacts while it defers: an update or a delete would reach the search
+/// index for a row it does not hold yet.
 struct DeferredIndexes {
     static let minimumContacts = 1_000
 
@@ -76,7 +79,7 @@ struct DeferredIndexes {
 
     /// Builds what was dropped, and what its triggers would have written;
     /// returns the seconds this took for the indexes and counts, and for
-    /// the full-text index (the phone digits').
+    /// the full-text indexes (the phone digits' and the text's).
     func finish(_ db: Database) throws -> (indexes: Double, searchIndex: Double) {
         var times = (indexes: 0.0, searchIndex: 0.0)
         guard !dropped.isEmpty else { return times }

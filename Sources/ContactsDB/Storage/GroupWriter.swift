@@ -142,10 +142,10 @@ package struct GroupWriter {
     /// Adds the contact to the group, creating the group if need be.
     func add(_ contact: Int64, toGroupNamed name: String) throws {
         let key = Text.groupKey(name)
-        // The group is nearly always there already: it is made only when
-        // joining it finds none (or the contact already in it).
-        if try insertMember.executeCountingChanges(.int(Int(contact)), .text(key)) == 0 {
-            try create(name)
+        // The group is nearly always there already: it is made, and joined
+        // then, only when joining it finds none (or the contact in it).
+        if try insertMember.executeCountingChanges(.int(Int(contact)), .text(key)) == 0,
+           try insertGroup.executeCountingChanges(.text(name), .text(key), .text(now), .null) == 1 {
             try insertMember.execute(.int(Int(contact)), .text(key))
         }
     }

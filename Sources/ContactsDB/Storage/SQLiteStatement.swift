@@ -63,6 +63,8 @@ final class SQLiteStatement {
     private func step() throws {
         let code = sqlite3_step(handle)
         sqlite3_reset(handle)
+        // The bound bytes are gone once the binding returns.
+        sqlite3_clear_bindings(handle)
         guard code == SQLITE_DONE else {
             throw DatabaseError(
                 resultCode: ResultCode(rawValue: sqlite3_extended_errcode(connection)),
