@@ -42,6 +42,8 @@ enum PhotoReader {
     /// The thumbnails of the contacts with these keys that have one.
     static func thumbnails(pks: [Int64], _ db: Database) throws -> [Int64: ContactThumbnail] {
         var result: [Int64: ContactThumbnail] = [:]
+        // A page none of whose contacts has a photo asks for nothing.
+        guard !pks.isEmpty else { return result }
         try db.forEachRow(sql(columns: "thumbnailType, thumbnail", pks: pks) + " AND thumbnail IS NOT NULL", [keys(pks)]) {
             result[$0.int64(0)] = ContactThumbnail(mediaType: $0.text(1), data: $0.blob(2))
         }
