@@ -233,10 +233,19 @@ struct RawQueries {
 
     func pageWithThumbnails() -> Int { reading(pageWithThumbnailsRead) }
 
+    /// The page, then the thumbnails of those whose attributes (column 13)
+    /// say they have a photo, none asked for when none has.
     private func pageWithThumbnailsRead() -> Int {
-        let ids = readContacts(pageStatement)
+        var ids: [Int] = [], withPhotos: [Int] = []
+        pageStatement.run { row in
+            ids.append(row.int(0))
+            if row.int(13) & Int(ContactAttributes.photo.rawValue) != 0 { withPhotos.append(row.int(0)) }
+            _ = row.decoded(from: 1)
+        }
         var thumbnails: [Int: (String?, Data)] = [:]
-        thumbnailStatement.run([keys(ids)]) { row in thumbnails[row.int(0)] = (row.text(1), row.blob(2)) }
+        if !withPhotos.isEmpty {
+            thumbnailStatement.run([keys(withPhotos)]) { row in thumbnails[row.int(0)] = (row.text(1), row.blob(2)) }
+        }
         return ids.count
     }
 
