@@ -35,7 +35,7 @@ package struct ImportPipeline {
     /// Batches between reading and writing, at most: enough that every
     /// worker has one while the writer writes one and the reader hands on
     /// the next, so memory grows with the workers, by one batch each.
-    package static func capacity(workers: Int) -> Int { workers + 2 }
+    static func capacity(workers: Int) -> Int { workers + 2 }
 
     /// Every core but one derives (at least one worker); the reader and the
     /// writer, which wait much of the time, share the cores with them, and
@@ -45,7 +45,7 @@ package struct ImportPipeline {
 
     /// A record ready to write, or skipped.
     private enum Prepared: Sendable {
-        case contact(path: String, bytesRead: Int, draft: ContactDraft, derived: DerivedFields, unusual: UnusualValues)
+        case contact(ContactWriter.NewContact, bytesRead: Int, unusual: UnusualValues)
         /// A group card, which is a group and never a contact.
         case group(GroupCard, bytesRead: Int)
         case skipped(String, bytesRead: Int)
@@ -88,7 +88,7 @@ package struct ImportPipeline {
                     afterwards.removeAll(keepingCapacity: true)
                 }
                 func writeContacts(_ slice: Range<Int>) throws {
-                    let results = try writer.insert(Array(contacts[slice]), now: now, skippingTakenIDs: skippingInvalid)
+                    let results = try writer.insert(contacts[slice], now: now, skippingTakenIDs: skippingInvalid)
                     for (result, counts) in zip(results, afterwards[slice]) {
                         switch result {
                         case .success:
@@ -110,8 +110,8 @@ package struct ImportPipeline {
                         throw error
                     }
                     switch record {
-                    case let .contact(path, bytesRead, draft, derived, unusual):
-                        contacts.append(ContactWriter.NewContact(draft: draft, derived: derived, path: path))
+                    case let .contact(contact, bytesRead, unusual):
+                        contacts.append(contact)
                         afterwards.append((bytesRead, unusual))
                     case let .group(card, bytesRead):
                         try writeContacts()
@@ -220,7 +220,8 @@ package struct ImportPipeline {
             }
             let (draft, derived, unusual) = try validatedAndDerived(parsed, at: record.path, regions: regions)
             return .success(.contact(
-                path: record.path, bytesRead: record.bytesRead, draft: draft, derived: derived, unusual: unusual))
+                ContactWriter.NewContact(draft: draft, derived: derived, path: record.path), bytesRead: record.bytesRead,
+                unusual: unusual))
         } catch let error as ContactsDBError {
             return skippingInvalid ? .success(.skipped(error.localizedDescription, bytesRead: record.bytesRead)) : .failure(error)
         } catch {

@@ -37,11 +37,8 @@ final class SharedSeconds: @unchecked Sendable {
 
     /// Runs `body` and adds the processor seconds this thread spent in it.
     func adding<T>(_ body: () throws -> T) rethrows -> T {
-        let start = PhaseClock.threadNow()
-        defer {
-            let seconds = PhaseClock.threadNow() - start
-            lock.withLock { total += seconds }
-        }
-        return try body()
+        var seconds = 0.0
+        defer { lock.withLock { total += seconds } }
+        return try PhaseClock.addingThreadTime(to: &seconds, body)
     }
 }

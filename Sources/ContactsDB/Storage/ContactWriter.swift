@@ -75,7 +75,7 @@ package final class ContactWriter {
 
     /// Inserts a validated draft whose fields were derived beforehand.
     package func insert(_ draft: ContactDraft, _ derived: DerivedFields, at path: String, now: String) throws -> String {
-        try insert([NewContact(draft: draft, derived: derived, path: path)], now: now)[0].get()
+        try insert([NewContact(draft: draft, derived: derived, path: path)][...], now: now)[0].get()
     }
 
     /// A validated draft with its derived fields, and where it was read.
@@ -99,13 +99,13 @@ package final class ContactWriter {
     /// - parameter skippingTakenIDs: a contact whose id is taken is left
     ///   out with its error in its place, instead of failing the write.
     package func insert(
-        _ contacts: [NewContact], now: String, skippingTakenIDs: Bool = false
+        _ contacts: ArraySlice<NewContact>, now: String, skippingTakenIDs: Bool = false
     ) throws -> [Result<String, ContactsDBError>] {
         var results: [Result<String, ContactsDBError>] = []
         results.reserveCapacity(contacts.count)
         var written: [(pk: Int64, contact: Int)] = []
         written.reserveCapacity(contacts.count)
-        for (index, contact) in contacts.enumerated() {
+        for (index, contact) in zip(contacts.indices, contacts) {
             let (draft, derived) = (contact.draft, contact.derived)
             let id = draft.id ?? UUID().uuidString.lowercased()
             do {
@@ -140,7 +140,7 @@ package final class ContactWriter {
         try updateContact.execute(contactValues(
             draft, derived, createdAt: Timestamp.string(from: createdAt), updatedAt: Timestamp.string(from: updatedAt))
             + [.int(Int(pk))])
-        try writeChildren([(pk, 0)], of: [NewContact(draft: draft, derived: derived, path: "")])
+        try writeChildren([(pk, 0)], of: [NewContact(draft: draft, derived: derived, path: "")][...])
         try draft.isFavorite ? favorites.append(pk) : favorites.remove(pk)
     }
 
@@ -178,7 +178,7 @@ package final class ContactWriter {
 
     /// Writes the children of `contacts` whose rows are `rows`, table by
     /// table; the name words in their key's order.
-    private func writeChildren(_ rows: [(pk: Int64, contact: Int)], of contacts: [NewContact]) throws {
+    private func writeChildren(_ rows: [(pk: Int64, contact: Int)], of contacts: ArraySlice<NewContact>) throws {
         var words: [(word: Data, pk: Int64)] = []
         for row in rows { words += contacts[row.contact].derived.nameWords.map { ($0, row.pk) } }
         words.sort { $0.word == $1.word ? $0.pk < $1.pk : Self.precedes($0.word, $1.word) }

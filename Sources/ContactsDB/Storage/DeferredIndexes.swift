@@ -5,7 +5,7 @@ import GRDB
 /// `contactDate`, the phone and text search, and the kept counts. One sort per index is far cheaper than
 /// keeping a dozen indexes in step row by row, whose random inserts outgrow
 /// the page cache; and the insert triggers cost more than the rows they
-/// follow (FTS5 writes a segment for each statement a trigger runs in).
+/// follow.
 ///
 /// The work is deferred once the import has written as many contacts as
 /// the table held before it, and at least ``minimumContacts``, so that a

@@ -129,7 +129,7 @@ struct RawQueries {
         textCountStatement = try raw.prepare(BenchmarkSQL.textCount)
         contactCountStatement = try raw.prepare(BenchmarkSQL.contactCount)
         beginStatement = try raw.prepare(BenchmarkSQL.beginRead)
-        commitStatement = try raw.prepare(BenchmarkSQL.commitRead)
+        commitStatement = try raw.prepare(BenchmarkSQL.commit)
         regionsStatement = try raw.prepare(BenchmarkSQL.phoneRegions)
     }
 
@@ -147,39 +147,30 @@ struct RawQueries {
     func phoneAndEmail() -> Int { readContacts(phoneAndEmailStatement).count }
     func fourAttributes() -> Int { readContacts(fourAttributesStatement).count }
 
-    func fourAttributeCount() -> Int {
-        var count = 0
-        countStatement.run { count = $0.int(0) }
-        return count
-    }
+    func fourAttributeCount() -> Int { countStatement.firstInt() }
 
     /// An app cannot know whether a prefix or a word is rare: like the
     /// engine, it counts its matches up to where reading the order and
     /// sorting the matches cost the same (√(50 × contacts × c), c = 1/16 in
-    /// the default order), and here finds what it expected.
-    private func isCommon(_ statement: RawSQLite.Statement, _ key: Any, beyond threshold: Int) -> Bool {
-        var count = 0
-        statement.run([key, threshold + 1]) { count = $0.int(0) }
-        return count > threshold
+    /// the default order, whose index holds the name words, 1 for a text),
+    /// and reads the order when there are more.
+    private func isCommon(_ statement: RawSQLite.Statement, _ keys: [Any], beyond threshold: Int) -> Bool {
+        statement.firstInt(keys + [threshold + 1]) > threshold
     }
 
-    /// The contacts there are, which the crossing depends on: read each
-    /// time, as another process may have added some.
-    private func contactCount() -> Int {
-        var count = 0
-        contactCountStatement.run { count = $0.int(0) }
-        return count
+    /// The crossing, √(page × contacts × c), from the contacts there are:
+    /// read each time, as another process may have added some.
+    private func threshold(entryCost: Double) -> Int {
+        Int((50 * Double(contactCountStatement.firstInt()) * entryCost).squareRoot())
     }
 
     func namePrefix(_ prefix: String) -> Int { reading { namePrefixRead(prefix) } }
 
+    /// A common prefix's page, read from the order; the bench's prefix is
+    /// one, so the twin of the sorting plan is not written.
     private func namePrefixRead(_ prefix: String) -> Int {
-        let contacts = contactCount()
         let key = Data(prefix.lowercased().utf8)
-        var upper = key
-        upper.append(0xFF)
-        var count = 0
-        nameCountStatement.run([key, upper, Int((50.0 * Double(contacts) / 16).squareRoot()) + 1]) { count = $0.int(0) }
+        guard isCommon(nameCountStatement, [key, key + [0xFF]], beyond: threshold(entryCost: 1.0 / 16)) else { return 0 }
         return readContacts(nameStatement, [" " + prefix.lowercased()]).count
     }
 
@@ -187,11 +178,14 @@ struct RawQueries {
 
     func rareText(_ word: String) -> Int { reading { rareTextRead(word) } }
 
+    /// A rare word's page, sorted from its matches; a common one's read
+    /// from the order.
     private func rareTextRead(_ word: String) -> Int {
-        let contacts = contactCount()
-        let threshold = Int((50.0 * Double(contacts)).squareRoot())
-        guard !isCommon(textCountStatement, "\"" + word + "\"", beyond: threshold),
-              !isCommon(textCountStatement, "\"" + word + "\"*", beyond: threshold) else { return 0 }
+        let threshold = threshold(entryCost: 1)
+        if isCommon(textCountStatement, ["\"" + word + "\""], beyond: threshold)
+            || isCommon(textCountStatement, ["\"" + word + "\"*"], beyond: threshold) {
+            return commonText(word)
+        }
         return readContacts(rareTextStatement, ["\"" + word + "\"*"]).count
     }
 

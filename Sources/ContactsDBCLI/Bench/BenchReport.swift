@@ -113,10 +113,10 @@ struct BenchReport {
             runs = report.runs
             sqlite = RawSQLite.version
             importSeconds = rounded(report.importSeconds, places: 3)
-            importPhases = report.importPhases.rounded(places: 3)
+            importPhases = rounding(report.importPhases, [\.parse, \.validateAndDerive, \.write, \.indexBuild, \.searchIndex, \.commit])
             contactsPerSecond = rounded(Double(report.contacts) / report.importSeconds, places: 0)
             peakMemoryBytes = report.peakMemoryBytes
-            importTwin = report.twin.rounded(places: 3)
+            importTwin = rounding(report.twin, [\.rows, \.indexBuild, \.searchIndex, \.commit, \.phones, \.together])
             queries = report.results.map { result in
                 Query(query: result.query.name, title: result.query.title, rows: result.rows,
                       engineMedianMicroseconds: micro(result.engineMedian),
@@ -141,22 +141,9 @@ private func rounded(_ value: Double, places: Int) -> Double {
     return (value * scale).rounded() / scale
 }
 
-private extension ImportPhases {
-    func rounded(places: Int) -> ImportPhases {
-        var phases = ImportPhases()
-        for field in [\ImportPhases.parse, \.validateAndDerive, \.write, \.indexBuild, \.searchIndex, \.commit] {
-            phases[keyPath: field] = ContactsDBCLI.rounded(self[keyPath: field], places: places)
-        }
-        return phases
-    }
-}
-
-private extension RawImport.Times {
-    func rounded(places: Int) -> RawImport.Times {
-        var times = RawImport.Times()
-        for field in [\RawImport.Times.rows, \.indexBuild, \.searchIndex, \.commit, \.phones, \.together] {
-            times[keyPath: field] = ContactsDBCLI.rounded(self[keyPath: field], places: places)
-        }
-        return times
-    }
+/// `value` with each of `fields` rounded to milliseconds.
+private func rounding<Value>(_ value: Value, _ fields: [WritableKeyPath<Value, Double>]) -> Value {
+    var value = value
+    for field in fields { value[keyPath: field] = rounded(value[keyPath: field], places: 3) }
+    return value
 }

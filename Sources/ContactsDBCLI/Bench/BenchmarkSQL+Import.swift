@@ -8,7 +8,6 @@ extension BenchmarkSQL {
     /// The connection's settings (Storage's Connection) and WAL, as a store has.
     static let importSettings = "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -65536"
     static let begin = "BEGIN IMMEDIATE"
-    static let commit = "COMMIT"
 
     static func rows(of table: String) -> String { "SELECT * FROM \(quoted(table))" }
 

@@ -33,7 +33,7 @@ enum BenchmarkSQL {
     static let namePrefixCount = "SELECT count(*) FROM (SELECT 1 FROM nameWord WHERE word >= ? AND word < ? LIMIT ?)"
     static let contactCount = "SELECT coalesce(sum(count), 0) FROM attributeCount"
     /// Around a twin of several statements, so that they read one state.
-    static let beginRead = "BEGIN DEFERRED TRANSACTION", commitRead = "COMMIT TRANSACTION"
+    static let beginRead = "BEGIN DEFERRED TRANSACTION", commit = "COMMIT TRANSACTION"
     /// The default phone regions, when set (`RU,KR` otherwise).
     static let phoneRegions = "SELECT value FROM setting WHERE key = 'phoneRegions'"
     /// The matches of an FTS5 query, counted up to a limit.

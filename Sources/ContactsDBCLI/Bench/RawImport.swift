@@ -67,45 +67,44 @@ struct RawImport {
 
     /// Runs the twin into a new database at `path`.
     func run(into path: String) throws -> Times {
-        var times = Times()
-        times.phones = Double(Stopwatch.time { readPhones() }) / 1e9
-        try? FileManager.default.removeItem(atPath: path)
-        times = try load(into: path + "-apart", times: times)
+        var times = try load(into: path + "-apart")
+        times.phones = Stopwatch.seconds { readPhones() }
         let phonesDone = DispatchSemaphore(value: 0)
-        let start = Stopwatch.now()
-        let reader = Thread { [self] in
-            readPhones()
-            phonesDone.signal()
+        times.together = try Stopwatch.seconds {
+            Thread { [self] in
+                readPhones()
+                phonesDone.signal()
+            }.start()
+            _ = try load(into: path)
+            phonesDone.wait()
         }
-        reader.start()
-        _ = try load(into: path, times: Times())
-        phonesDone.wait()
-        times.together = Double(Stopwatch.now() - start) / 1e9
         return times
     }
 
     // MARK: - Non public
 
-    private func load(into path: String, times: Times) throws -> Times {
-        var times = times
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+    /// The SQLite load alone, into a new database at `path`, removed after.
+    private func load(into path: String) throws -> Times {
+        var times = Times()
+        func remove() { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        remove()
+        defer { remove() }
         let db = try RawSQLite(path: path, writable: true)
         try db.execute(BenchmarkSQL.importSettings)
         for (type, _, sql) in schema where type == "table" || type == "view" { try db.execute(sql) }
         try db.execute(BenchmarkSQL.begin)
-        times.rows = try seconds {
+        times.rows = try Stopwatch.seconds {
             for table in tables {
                 let insert = try db.prepare(BenchmarkSQL.insert(into: table.name, columns: table.columns))
                 table.rows.forEachRow(columns: table.columns) { insert.step(binding: $0) }
             }
         }
-        times.indexBuild = try seconds {
+        times.indexBuild = try Stopwatch.seconds {
             for (type, _, sql) in schema where type == "index" || type == "trigger" { try db.execute(sql) }
             for sql in BenchmarkSQL.derivedRows { try db.execute(sql) }
         }
-        times.searchIndex = try seconds { for sql in BenchmarkSQL.searchRows { try db.execute(sql) } }
-        times.commit = try seconds { try db.execute(BenchmarkSQL.commit) }
+        times.searchIndex = try Stopwatch.seconds { for sql in BenchmarkSQL.searchRows { try db.execute(sql) } }
+        times.commit = try Stopwatch.seconds { try db.execute(BenchmarkSQL.commit) }
         return times
     }
 
@@ -128,12 +127,6 @@ struct RawImport {
                 }
             }
         }
-    }
-
-    private func seconds(_ body: () throws -> Void) throws -> Double {
-        let start = Stopwatch.now()
-        try body()
-        return Double(Stopwatch.now() - start) / 1e9
     }
 }
 

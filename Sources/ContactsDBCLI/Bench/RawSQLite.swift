@@ -25,9 +25,7 @@ final class RawSQLite {
     }
 
     func columnCount(of table: String) throws -> Int {
-        var count = 0
-        try prepare(BenchmarkSQL.columnCount).run([table]) { count = $0.int(0) }
-        return count
+        try prepare(BenchmarkSQL.columnCount).firstInt([table])
     }
 
     func prepare(_ sql: String) throws -> Statement {
@@ -73,6 +71,13 @@ final class RawSQLite {
         }
 
         func int(_ column: Int32) -> Int { Int(sqlite3_column_int64(statement, column)) }
+
+        /// The first column of the first row (a count, a sum), 0 without one.
+        func firstInt(_ values: [Any] = []) -> Int {
+            var first: Int?
+            run(values) { first = first ?? $0.int(0) }
+            return first ?? 0
+        }
         func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
 
         /// Every column from `first` on read into a Swift value of its type

@@ -151,6 +151,10 @@ enum Stopwatch {
         return now() - start
     }
 
+    static func seconds(_ body: () throws -> Void) rethrows -> Double {
+        Double(try time(body)) / 1e9
+    }
+
     static func peakMemoryBytes() -> Int {
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)
