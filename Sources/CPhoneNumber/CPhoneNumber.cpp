@@ -59,6 +59,30 @@ void display(const PhoneNumberUtil &util, const PhoneNumber &parsed, Region &reg
     copy(formatted, buffer, capacity > 0 ? static_cast<size_t>(capacity) : 0);
 }
 
+/// Longest input libphonenumber parses (its kMaxInputStringLength).
+constexpr size_t maxInputLength = 250;
+
+/// `text` without its separators, when it holds only digits, spaces,
+/// dashes, dots and brackets after an optional leading "+": the
+/// separators are what libphonenumber's own normalizing drops, but its
+/// patterns (the extension's, the possible number's) run over every
+/// character first, so the compact form parses in about half the time.
+/// Anything else is parsed as written.
+std::string compacted(const char *text) {
+    std::string digits;
+    size_t length = 0;
+    for (const char *c = text; *c; ++c, ++length) {
+        if (*c >= '0' && *c <= '9') {
+            digits += *c;
+        } else if (*c == '+' && c == text) {
+            digits += *c;
+        } else if (*c != ' ' && *c != '-' && *c != '.' && *c != '(' && *c != ')') {
+            return text;
+        }
+    }
+    return length <= maxInputLength ? digits : std::string(text);
+}
+
 }  // namespace
 
 extern "C" int32_t cpn_parse(const char *text, const char *region, int32_t classify, cpn_number *number) {
@@ -87,7 +111,7 @@ extern "C" int32_t cpn_e164(const char *text, const char *region, int32_t checki
                             const cpn_display_request *request) {
     const PhoneNumberUtil &util = *PhoneNumberUtil::GetInstance();
     PhoneNumber parsed;
-    if (util.Parse(text, region, &parsed) != PhoneNumberUtil::NO_PARSING_ERROR) return 0;
+    if (util.Parse(compacted(text), region, &parsed) != PhoneNumberUtil::NO_PARSING_ERROR) return 0;
     std::string formatted;
     util.Format(parsed, PhoneNumberUtil::E164, &formatted);
     copy(formatted, e164, capacity > 0 ? static_cast<size_t>(capacity) : 0);

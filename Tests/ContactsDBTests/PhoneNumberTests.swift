@@ -149,4 +149,41 @@ import Testing
         }
         #expect(shortcuts > 1_000)
     }
+
+    /// The lean path parses a number of digits and separators without its
+    /// separators: on random numbers, in several sets of regions, it finds
+    /// what the full parse of the text as written finds.
+    @Test func compactedNumbersReadAsWrittenOnesRead() {
+        var random = SystemRandomNumberGenerator()
+        let starts = ["", "", "+", "+", "+ ", "+(", "(", "8 ", "0", "00", "810", "1", "-"]
+        let separators = [" ", " ", "-", "-", ".", "(", ")", " (", ") "]
+        let others = ["/", "x", "#", ",", ";", " ext ", "*", "+", "\u{A0}", "٣", "a", "–"]
+        var compactable = 0
+        for _ in 0..<6_000 {
+            var text = starts.randomElement(using: &random)!
+            for _ in 0..<Int.random(in: 1...16, using: &random) {
+                switch Int.random(in: 0..<20, using: &random) {
+                case 0: text += others.randomElement(using: &random)!
+                case 1..<6: text += separators.randomElement(using: &random)!
+                default: text += String(Int.random(in: 0...9, using: &random))
+                }
+            }
+            if text.drop(while: { $0 == "+" }).allSatisfy({ "0123456789 -.()".contains($0) }),
+               text.prefix(2) != "++" { compactable += 1 }
+            let regions = [PhoneRegions.default, PhoneRegions("US,GB")!, PhoneRegions("DE")!].randomElement(using: &random)!
+            let written = PhoneNumber.describe(text, regions: regions)
+            let counts = written.map { text.hasPrefix("+") || $0.valid } ?? false
+            let expected = counts ? written?.e164 : nil
+            let read = PhoneNumber.readByLibphonenumber(text, regions: regions, displaying: true)
+            #expect(read.e164 == expected, "\(text) in \(regions)")
+            // Shown in its national form in a default region, else in the
+            // international one; a Russian number by the app's mask.
+            let shown = expected.map { e164 in
+                guard let written, !e164.hasPrefix("+7") else { return PhoneNumber.display(value: text, e164: e164, regions: regions) }
+                return written.region.map(regions.codes.contains) == true ? written.national : written.international
+            }
+            #expect(read.display == shown, "\(text) in \(regions)")
+        }
+        #expect(compactable > 2_000)
+    }
 }

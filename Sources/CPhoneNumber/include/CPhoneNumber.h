@@ -49,6 +49,9 @@ typedef struct {
 /// it into `request->shown`. Returns 0 when it does not parse (nothing
 /// written); else, when `checking`, 1 for a valid number and 2 for one
 /// that is not, and 1 without checking (which spares finding its region).
+/// A number of digits, spaces, dashes, dots and brackets is parsed without
+/// its separators, which reads alike and takes half the time; ``cpn_parse``
+/// reads every text as written.
 int32_t cpn_e164(const char *text, const char *region, int32_t checking, char *e164, int32_t capacity,
                  const cpn_display_request *request);
 
