@@ -92,8 +92,16 @@ package struct PhoneNumber: Sendable {
     /// The app's mask for a Russian number, which needs no parse.
     private static func russianMask(_ e164: String) -> String? {
         guard e164.hasPrefix("+7"), e164.utf8.count == 12 else { return nil }
-        let national = Array(e164.dropFirst(2))
-        return "+7 (\(String(national[0..<3]))) \(String(national[3..<6]))-\(String(national[6..<8]))-\(String(national[8..<10]))"
+        // Written byte by byte: most stored numbers come here, and
+        // interpolating the five pieces cost a tenth of their reading.
+        let mask = Array("+7 (___) ___-__-__".utf8)
+        return String(unsafeUninitializedCapacity: mask.count) { buffer in
+            var digits = e164.utf8.dropFirst(2).makeIterator()
+            for (offset, byte) in mask.enumerated() {
+                buffer[offset] = byte == UInt8(ascii: "_") ? digits.next()! : byte
+            }
+            return mask.count
+        }
     }
 
     /// The E.164 form and, when `displaying`, the displayed one: a plain
