@@ -14,16 +14,22 @@ import Testing
     }
 
     /// 60 contacts added one by one, then the other 240 imported, with the
-    /// indexes deferred after `minimum` of them (or the 60 stored, if more).
-    func store(deferringAfter minimum: Int) throws -> ContactStore {
+    /// indexes deferred after `minimum` of them (or the 60 stored, if more),
+    /// and the full-text indexes caught up every `interval` contacts.
+    func store(deferringAfter minimum: Int, searchingEvery interval: Int = DeferredIndexes.searchCatchUpContacts) throws
+        -> ContactStore
+    {
         let store = try ContactStore.makeEmpty()
         try store.add(Array(Self.drafts.prefix(60)))
-        try store.importAll(Array(Self.drafts.dropFirst(60)), deferringAfter: minimum)
+        try store.importAll(Array(Self.drafts.dropFirst(60)), deferringAfter: minimum, searchingEvery: interval)
         return store
     }
 
-    @Test func aDeferredImportAnswersAsARowByRowOne() throws {
-        let deferred = try store(deferringAfter: 50), rowByRow = try store(deferringAfter: .max)
+    /// Whether the full-text indexes catch up at the end or as the import
+    /// goes, it answers as one written row by row.
+    @Test(arguments: [DeferredIndexes.searchCatchUpContacts, 64])
+    func aDeferredImportAnswersAsARowByRowOne(searchingEvery interval: Int) throws {
+        let deferred = try store(deferringAfter: 50, searchingEvery: interval), rowByRow = try store(deferringAfter: .max)
         // Dropping and recreating moves the schema cookie; only the
         // deferred import did, and it left the schema as it was.
         #expect(try deferred.schemaVersion() > rowByRow.schemaVersion())
@@ -103,11 +109,13 @@ import Testing
 }
 
 extension ContactStore {
-    func importAll(_ drafts: [ContactDraft], deferringAfter minimum: Int) throws {
+    func importAll(_ drafts: [ContactDraft], deferringAfter minimum: Int,
+                   searchingEvery interval: Int = DeferredIndexes.searchCatchUpContacts) throws {
         let json = Data(("[" + drafts.map(\.jsonText).joined(separator: ",") + "]").utf8)
         do {
             _ = try write { db in
-                try ImportPipeline(inputs: [.data(json, source: "big.json")], deferringIndexesAfter: minimum).run(db)
+                try ImportPipeline(inputs: [.data(json, source: "big.json")], deferringIndexesAfter: minimum,
+                                   searchCatchUpContacts: interval).run(db)
             }
         }
     }

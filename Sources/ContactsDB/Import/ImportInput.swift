@@ -60,8 +60,8 @@ public struct ImportReport: Sendable {
 /// the deriving ones (`validateAndDerive`) and the writing one (`write`)
 /// run at once on shared cores, so each of these counts the processor
 /// time its threads spent, summed over the deriving ones; the steps after
-/// the last row (`indexBuild`, `searchIndex`, `commit`) run alone and
-/// count the time they took.
+/// the last row (`indexBuild`, `commit`, and what `searchIndex` leaves
+/// until then) run alone and count the time they took.
 public struct ImportPhases: Sendable, Codable, Equatable {
     /// Reading the input into drafts (JSON or vCard syntax and fields).
     public var parse = 0.0
@@ -72,7 +72,8 @@ public struct ImportPhases: Sendable, Codable, Equatable {
     public var write = 0.0
     /// Rebuilding the secondary indexes a large import deferred.
     public var indexBuild = 0.0
-    /// Catching the deferred full-text indexes up (the phone digits').
+    /// Catching the deferred full-text indexes up (the phone digits' and
+    /// the text's): by the writing thread as it goes, and after the last row.
     public var searchIndex = 0.0
     /// Committing the transaction, its checkpoint included.
     public var commit = 0.0

@@ -25,6 +25,8 @@ package struct ImportPipeline {
     /// Deferral starts once this many contacts were written (and at least
     /// as many as the table held).
     var deferringIndexesAfter = DeferredIndexes.minimumContacts
+    /// While deferring, the full-text indexes catch up every this many contacts.
+    var searchCatchUpContacts = DeferredIndexes.searchCatchUpContacts
 
     static let batchSize = 256
     /// A batch also ends once its photos hold this many bytes, so that the
@@ -56,7 +58,7 @@ package struct ImportPipeline {
         let total = inputs.reduce(0) { $0 + $1.byteCount }
         let now = Timestamp.string(from: Date())
         let writer = try ContactWriter(db)
-        var indexes = try DeferredIndexes(db, minimumContacts: deferringIndexesAfter)
+        var indexes = try DeferredIndexes(db, minimumContacts: deferringIndexesAfter, searchingEvery: searchCatchUpContacts)
         var report = ImportReport()
         let readingSide = ReadingSide()
         let (inputs, skippingInvalid, regions) = (inputs, skippingInvalid, writer.regions)
@@ -127,8 +129,9 @@ package struct ImportPipeline {
                 }
                 try writeContacts()
             })
-        report.phases.write = PhaseClock.threadNow() - writingStarted - times.preparing
+        report.phases.write = PhaseClock.threadNow() - writingStarted - times.preparing - indexes.searchSecondsWhileWriting
         (report.phases.indexBuild, report.phases.searchIndex) = try indexes.finish(db)
+        report.phases.searchIndex += indexes.searchSecondsWhileWriting
         progress?(total, total)
         // A group card's kind and members were read as its group, not kept.
         report.extraProperties = readingSide.vCards.extraProperties.merging(groupLines, uniquingKeysWith: -)

@@ -40,15 +40,29 @@ struct DeferredIndexes {
                 SELECT window, phoneKey FROM phoneWindowOf WHERE contactPk > ? ORDER BY window, phoneKey
             """,
     ]
+    /// While deferring, the full-text indexes are caught up every this
+    /// many contacts rather than once after the last: FTS5 takes rows in
+    /// any order at the same cost, so its work shares the cores with the
+    /// threads still deriving instead of following them alone.
+    static let searchCatchUpContacts = 8_192
+
     private let threshold: Int
+    private let searchInterval: Int
     private var isDeferring = false
     private var dropped: [(name: String, sql: String)] = []
     /// The last contact written while the triggers still ran.
     private var lastIndexedPk: Int64 = 0
+    /// The last contact the full-text indexes hold while deferring, and
+    /// the contacts inserted when they were caught up to it.
+    private var searchedPk: Int64 = 0
+    private var searchedAt = 0
+    /// Processor seconds the catch-ups took while the import wrote.
+    private(set) var searchSecondsWhileWriting = 0.0
 
-    init(_ db: Database, minimumContacts: Int = Self.minimumContacts) throws {
+    init(_ db: Database, minimumContacts: Int = Self.minimumContacts, searchingEvery interval: Int = Self.searchCatchUpContacts) throws {
         let stored = try Int.fetchOne(db, sql: "SELECT coalesce(sum(count), 0) FROM attributeCount") ?? 0
         threshold = max(minimumContacts, stored)
+        searchInterval = interval
     }
 
     /// How many more contacts may be written, after `inserted`, before
@@ -60,6 +74,15 @@ struct DeferredIndexes {
     /// Drops the indexes and triggers once `inserted`, the contacts
     /// written whole so far, reaches the threshold.
     mutating func didInsert(_ inserted: Int, _ db: Database) throws {
+        if isDeferring, inserted - searchedAt >= searchInterval {
+            let last = try Int64.fetchOne(db, sql: "SELECT max(pk) FROM contact") ?? 0
+            try PhaseClock.addingThreadTime(to: &searchSecondsWhileWriting) {
+                for name in Self.searchTriggers.sorted() {
+                    try db.execute(sql: Self.triggers[name]!, arguments: [searchedPk])
+                }
+            }
+            (searchedPk, searchedAt) = (last, inserted)
+        }
         guard inserted >= threshold, !isDeferring else { return }
         isDeferring = true
         let objects = try Row.fetchAll(db, sql: """
@@ -75,20 +98,25 @@ struct DeferredIndexes {
         }
         dropped = objects.map { ($0["name"], $0["sql"]) }
         lastIndexedPk = try Int64.fetchOne(db, sql: "SELECT max(pk) FROM contact") ?? 0
+        (searchedPk, searchedAt) = (lastIndexedPk, inserted)
     }
 
     /// Builds what was dropped, and what its triggers would have written;
     /// returns the seconds this took for the indexes and counts, and for
-    /// the full-text indexes (the phone digits' and the text's).
+    /// what the full-text indexes (the phone digits' and the text's) still
+    /// lacked.
     func finish(_ db: Database) throws -> (indexes: Double, searchIndex: Double) {
         var times = (indexes: 0.0, searchIndex: 0.0)
         guard !dropped.isEmpty else { return times }
         for (name, sql) in dropped {
             try PhaseClock.adding(to: &times.indexes) { try db.execute(sql: sql) }
             if let catchUp = Self.triggers[name], !catchUp.isEmpty {
+                let isSearch = Self.searchTriggers.contains(name)
                 var seconds = 0.0
-                try PhaseClock.adding(to: &seconds) { try db.execute(sql: catchUp, arguments: [lastIndexedPk]) }
-                if Self.searchTriggers.contains(name) { times.searchIndex += seconds } else { times.indexes += seconds }
+                try PhaseClock.adding(to: &seconds) {
+                    try db.execute(sql: catchUp, arguments: [isSearch ? searchedPk : lastIndexedPk])
+                }
+                if isSearch { times.searchIndex += seconds } else { times.indexes += seconds }
             }
         }
         try PhaseClock.adding(to: &times.indexes) { try Reindexer.rebuildCounts(db) }
