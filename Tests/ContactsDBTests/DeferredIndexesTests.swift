@@ -171,3 +171,32 @@ extension DeferredIndexesTests {
         #expect(try store.read { db in try String.fetchAll(db, sql: "SELECT id FROM contactTombstone") } == ["c20"])
     }
 }
+
+extension DeferredIndexesTests {
+    /// A writer that must change a contact while deferring stops deferring
+    /// first: the contact replaced and the one deleted then leave the
+    /// indexes as row-by-row writes would, the replacement's new phone
+    /// and words found.
+    @Test func aContactChangedOnceDeferringStoppedIsIndexedAsItWouldBe() throws {
+        let store = try ContactStore.makeEmpty()
+        try store.write { db in
+            let writer = try ContactWriter(db)
+            var indexes = try DeferredIndexes(db, minimumContacts: 50, searchingEvery: 64)
+            for (count, draft) in Self.drafts.enumerated() {
+                _ = try writer.insert(draft, at: "", now: Timestamp.string(from: Date()))
+                try indexes.didInsert(count + 1, db)
+            }
+            try indexes.stopDeferring(db)
+            let pks = try ContactReader.pks(ids: ["c120", "c121"], db)
+            var replacement = Self.drafts[120]
+            (replacement.firstName, replacement.phones) = ("Zinovia", [Phone(value: "+7 903 111-22-33")])
+            try writer.replace(pk: pks[0], replacement, createdAt: Date(), updatedAt: Date())
+            try ContactWriter.delete([pks[1]], db)
+            try indexes.finish(db)
+        }
+        #expect(try store.diagnose().allSatisfy(\.isHealthy))
+        #expect(try store.ids(matching: ContactQuery().filter(.phone("1112233"))) == ["c120"])
+        #expect(try store.ids(matching: ContactQuery().filter(.text("zinovia"))) == ["c120"])
+        #expect(try store.contact(id: "c121") == nil)
+    }
+}

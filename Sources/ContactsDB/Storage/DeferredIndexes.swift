@@ -14,11 +14,13 @@ import GRDB
 /// in the same transaction: a failed import rolls the drop back with the
 /// rest, and the schema after an import is the schema before it. The
 /// favorites' index stays, as an import reads it to append each favorite.
-/// Only the insert triggers are deferred, so the import may only insert
-/// contacts while it defers: an update or a delete would reach the search
-/// index for a row it does not hold yet.
-struct DeferredIndexes {
-    static let minimumContacts = 1_000
+/// Only the insert triggers are deferred, so a writer that defers may only
+/// insert contacts, or must call ``stopDeferring(_:)`` before it updates or
+/// deletes one: an update or a delete would reach the search index for a
+/// row it does not hold yet, and a replaced contact's phones would never
+/// reach it.
+package struct DeferredIndexes {
+    package static let minimumContacts = 1_000
 
     /// Each insert trigger deferred, and the statement that does, at the
     /// end, what it would have done for the contacts after `?`: from the
@@ -46,7 +48,7 @@ struct DeferredIndexes {
     /// threads still deriving instead of following them alone.
     static let searchCatchUpContacts = 8_192
 
-    private let threshold: Int
+    private var threshold: Int
     private let searchInterval: Int
     private var isDeferring = false
     private var dropped: [(name: String, sql: String)] = []
@@ -59,7 +61,7 @@ struct DeferredIndexes {
     /// Processor seconds the catch-ups took while the import wrote.
     private(set) var searchSecondsWhileWriting = 0.0
 
-    init(_ db: Database, minimumContacts: Int = Self.minimumContacts, searchingEvery interval: Int = Self.searchCatchUpContacts) throws {
+    package init(_ db: Database, minimumContacts: Int = Self.minimumContacts, searchingEvery interval: Int = Self.searchCatchUpContacts) throws {
         let stored = try Int.fetchOne(db, sql: "SELECT coalesce(sum(count), 0) FROM attributeCount") ?? 0
         threshold = max(minimumContacts, stored)
         searchInterval = interval
@@ -73,15 +75,10 @@ struct DeferredIndexes {
 
     /// Drops the indexes and triggers once `inserted`, the contacts
     /// written whole so far, reaches the threshold.
-    mutating func didInsert(_ inserted: Int, _ db: Database) throws {
+    package mutating func didInsert(_ inserted: Int, _ db: Database) throws {
         if isDeferring, inserted - searchedAt >= searchInterval {
-            let last = try Int64.fetchOne(db, sql: "SELECT max(pk) FROM contact") ?? 0
-            try PhaseClock.addingThreadTime(to: &searchSecondsWhileWriting) {
-                for name in Self.searchTriggers.sorted() {
-                    try db.execute(sql: Self.triggers[name]!, arguments: [searchedPk])
-                }
-            }
-            (searchedPk, searchedAt) = (last, inserted)
+            try catchUpSearch(db)
+            searchedAt = inserted
         }
         guard inserted >= threshold, !isDeferring else { return }
         isDeferring = true
@@ -101,11 +98,32 @@ struct DeferredIndexes {
         (searchedPk, searchedAt) = (lastIndexedPk, inserted)
     }
 
+    /// Builds what was deferred now, and defers nothing more: an update or
+    /// a delete may follow.
+    package mutating func stopDeferring(_ db: Database) throws {
+        try finish(db)
+        (dropped, isDeferring, threshold) = ([], false, .max)
+    }
+
+    /// Brings the full-text indexes up to every contact written.
+    private mutating func catchUpSearch(_ db: Database) throws {
+        guard isDeferring else { return }
+        let last = try Int64.fetchOne(db, sql: "SELECT max(pk) FROM contact") ?? 0
+        guard last > searchedPk else { return }
+        try PhaseClock.addingThreadTime(to: &searchSecondsWhileWriting) {
+            for name in Self.searchTriggers.sorted() {
+                try db.execute(sql: Self.triggers[name]!, arguments: [searchedPk])
+            }
+        }
+        searchedPk = last
+    }
+
     /// Builds what was dropped, and what its triggers would have written;
     /// returns the seconds this took for the indexes and counts, and for
     /// what the full-text indexes (the phone digits' and the text's) still
     /// lacked.
-    func finish(_ db: Database) throws -> (indexes: Double, searchIndex: Double) {
+    @discardableResult
+    package func finish(_ db: Database) throws -> (indexes: Double, searchIndex: Double) {
         var times = (indexes: 0.0, searchIndex: 0.0)
         guard !dropped.isEmpty else { return times }
         for (name, sql) in dropped {
