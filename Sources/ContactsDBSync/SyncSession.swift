@@ -93,8 +93,10 @@ final class SyncSession {
 
     private func pull(token: String?) throws {
         var listing = try list(since: token)
-        var known: [String: String?] = [:], unconfirmed: Set<String> = []
-        try database.read { db in (known, unconfirmed) = (try SyncState.etags(db), try SyncState.unconfirmedHrefs(db)) }
+        var known: [String: String?] = [:], unconfirmed: Set<String> = [], isEmpty = false
+        try database.read { db in
+            (known, unconfirmed, isEmpty) = (try SyncState.etags(db), try SyncState.unconfirmedHrefs(db), try SyncState.isEmpty(db))
+        }
         if listing.isComplete {
             let present = Set(listing.members.map(\.href))
             listing.removed = known.keys.filter { !present.contains($0) }.sorted()
@@ -115,7 +117,7 @@ final class SyncSession {
         }
         total = wanted.count
         moved = Set(removed)
-        let isComplete = try pullCards(wanted.map(\.href))
+        let isComplete = try pullCards(wanted.map(\.href), intoEmptyDatabase: isEmpty)
         // Removals last: a card the server moved to another href has moved
         // its sync record with it by now, so its contact stays.
         try database.write { db in
@@ -215,16 +217,76 @@ final class SyncSession {
     /// and the writing overlap, and a bounded number of batches are in
     /// memory. Returns false when a card was not sent or could not be read
     /// (it is reported, and tried again at the next sync).
+    ///
+    /// A pull into an empty database is written as an import is, in one
+    /// transaction that defers what is derived from the rows
+    /// (``DeferredIndexes``): killed, it leaves the database empty, as it
+    /// was, and the next sync starts over.
     @discardableResult
-    func pullCards(_ hrefs: [String]) throws -> Bool {
+    func pullCards(_ hrefs: [String], intoEmptyDatabase: Bool = false) throws -> Bool {
+        var isComplete = true
+        func store(_ batch: PulledBatch, _ writer: ContactWriter, _ db: Database) throws {
+            for href in batch.hrefs {
+                if let card = batch.cards[href] {
+                    switch card.card {
+                    case let .success(.contact(draft, derived)):
+                        try apply(href: href, etag: card.etag, draft, derived, writer, db)
+                    case let .success(.group(group)):
+                        try apply(href: href, etag: card.etag, group, writer, db)
+                    case let .failure(error):
+                        report.skipped.append("\(href): \(error.localizedDescription)")
+                        unreadable.insert(href)
+                        isComplete = false
+                    }
+                } else if batch.fetched.gone.contains(href) {
+                    try remove(href: href, db)
+                } else if let reason = batch.fetched.unreadable[href] {
+                    report.skipped.append("\(href): the server's answer for it cannot be read (\(reason)); it is asked for again at the next sync")
+                    isComplete = false
+                } else {
+                    report.skipped.append("\(href): the server did not send it; it is asked for again at the next sync")
+                    isComplete = false
+                }
+            }
+            done += batch.hrefs.count
+            progress?(done, total)
+        }
+        if intoEmptyDatabase {
+            try database.write { db in
+                let writer = try ContactWriter(db)
+                deferred = try DeferredIndexes(db)
+                defer { deferred = nil }
+                try fetchAndRead(hrefs, regions: writer.regions) { batch in
+                    try store(batch, writer, db)
+                    try self.deferred?.didInsert(self.report.pulled.new, db)
+                }
+                try deferred?.finish(db)
+            }
+        } else {
+            var regions = PhoneRegions.default
+            try database.read { db in regions = try Settings.phoneRegions(db) }
+            try fetchAndRead(hrefs, regions: regions) { batch in
+                try self.database.write { db in try store(batch, try ContactWriter(db), db) }
+            }
+        }
+        return isComplete
+    }
+
+    /// What a pull into an empty database defers while it writes.
+    private var deferred: DeferredIndexes?
+
+    /// A batch of hrefs, what the server answered for them, and their
+    /// cards read.
+    private typealias PulledBatch = (hrefs: [String], fetched: Fetched, cards: [String: FetchedCard])
+
+    /// Runs the pull's pipeline over `hrefs`, handing `write` each batch
+    /// fetched and read, in order.
+    private func fetchAndRead(_ hrefs: [String], regions: PhoneRegions, write: @escaping (PulledBatch) throws -> Void) throws {
         let batches = stride(from: 0, to: hrefs.count, by: Self.pullBatchSize).map {
             Array(hrefs[$0..<min($0 + Self.pullBatchSize, hrefs.count)])
         }
-        var stored = PhoneRegions.default
-        try database.read { db in stored = try Settings.phoneRegions(db) }
-        let (client, collection, regions) = (self.client, self.collection, stored)
-        var isComplete = true
-        try BatchPipeline<(hrefs: [String], fetched: Fetched), (hrefs: [String], fetched: Fetched, cards: [String: FetchedCard])>.run(
+        let (client, collection) = (self.client, self.collection)
+        try BatchPipeline<(hrefs: [String], fetched: Fetched), PulledBatch>.run(
             capacity: min(workers, 3) + 1, workers: workers,
             read: { pipeline in
                 var pending = batches.first.map { Self.fetch($0, client, collection) }
@@ -242,36 +304,7 @@ final class SyncSession {
                 fetched.cards = []
                 return (batch.hrefs, fetched, cards)
             },
-            write: { batch, fetched, cards in
-                try database.write { db in
-                    let writer = try ContactWriter(db)
-                    for href in batch {
-                        if let card = cards[href] {
-                            switch card.card {
-                            case let .success(.contact(draft, derived)):
-                                try self.apply(href: href, etag: card.etag, draft, derived, writer, db)
-                            case let .success(.group(group)):
-                                try self.apply(href: href, etag: card.etag, group, writer, db)
-                            case let .failure(error):
-                                self.report.skipped.append("\(href): \(error.localizedDescription)")
-                                self.unreadable.insert(href)
-                                isComplete = false
-                            }
-                        } else if fetched.gone.contains(href) {
-                            try self.remove(href: href, db)
-                        } else if let reason = fetched.unreadable[href] {
-                            self.report.skipped.append("\(href): the server's answer for it cannot be read (\(reason)); it is asked for again at the next sync")
-                            isComplete = false
-                        } else {
-                            self.report.skipped.append("\(href): the server did not send it; it is asked for again at the next sync")
-                            isComplete = false
-                        }
-                    }
-                }
-                done += batch.count
-                progress?(done, total)
-            })
-        return isComplete
+            write: write)
     }
 
     /// A batch's answer, read; a batch whose answer cannot be read (a note
@@ -378,6 +411,7 @@ final class SyncSession {
         case .insert(let draft):
             _ = try writer.insert(draft, derived, at: href, now: Timestamp.string(from: now))
         case .replace(let draft):
+            try deferred?.stopDeferring(db)
             var unusual = UnusualValues()
             try writer.replace(pk: stored!.pk, try ContactValidator.imported(draft, at: href, counting: &unusual),
                                createdAt: local!.createdAt, updatedAt: now)
@@ -411,6 +445,7 @@ final class SyncSession {
             try record(SyncConflict(contactId: synced.contactId, detectedAt: Date(), kept: .local, properties: [],
                                     losing: nil), db)
         case .deleteContact:
+            try deferred?.stopDeferring(db)
             try ContactWriter.delete([stored!.pk], db)
             report.pulled.deleted += 1
         }

@@ -64,6 +64,15 @@ package enum SyncState {
     }
 
     /// The ETag of every card the server is known to hold, by href.
+    /// Whether the database holds no contact and no record of a card:
+    /// a pull into it only adds.
+    package static func isEmpty(_ db: Database) throws -> Bool {
+        try Bool.fetchOne(db, sql: """
+            SELECT NOT EXISTS (SELECT 1 FROM contact) AND NOT EXISTS (SELECT 1 FROM syncedCard)
+                AND NOT EXISTS (SELECT 1 FROM syncedGroup)
+            """) ?? false
+    }
+
     package static func etags(_ db: Database) throws -> [String: String?] {
         var etags: [String: String?] = [:]
         try db.forEachRow("SELECT href, etag FROM syncedCard WHERE base IS NOT NULL UNION ALL SELECT href, etag FROM syncedGroup", []) {

@@ -242,6 +242,32 @@ import Testing
         #expect(try device.ids().sorted() == ["a", "late"])
     }
 
+    /// A first sync into an empty database is written in one transaction
+    /// that defers its indexes past the first thousand cards; it answers
+    /// as a sync into a database that held a contact, written batch by batch.
+    @Test func aLargeFirstSyncAnswersAsOneWrittenBatchByBatch() throws {
+        let server = InMemoryAddressBook()
+        for index in 0..<1_300 {
+            let number = String(format: "%04d", index)
+            server.put("c\(number).vcf", Self.card("c\(number)", ["Anna", "Boris", "Вера", "Ли"][index % 4], "Name\(number)",
+                                                    note: "note \(number)", tel: "+7 903 555-\(number.prefix(2))-\(number.suffix(2))"))
+        }
+        let empty = try Device(server), holding = try Device(server)
+        try holding.add("local", "Vera", "Sokolova")
+        #expect(counts(try empty.sync().pulled) == [1_300, 0, 0])
+        #expect(counts(try empty.sync().pulled) == [0, 0, 0])
+        #expect(counts(try holding.sync().pulled) == [1_300, 0, 0])
+        #expect(try empty.store.diagnose().allSatisfy(\.isHealthy))
+        let queries = [ContactQuery(), ContactQuery().filter(.namePrefix("ве")), ContactQuery().filter(.text("1299")),
+                       ContactQuery().filter(.phone("5551299")), ContactQuery().filter(.phone("+79035551207")),
+                       ContactQuery().sorted(by: .lastName, descending: true)]
+        for query in queries {
+            let ids = try empty.store.ids(matching: query)
+            #expect(!ids.isEmpty)
+            #expect(ids == (try holding.store.ids(matching: query)).filter { $0 != "local" })
+        }
+    }
+
     @Test func aServerWithoutSyncTokensIsListedByETags() throws {
         let server = InMemoryAddressBook()
         server.keepsSyncTokens = false
