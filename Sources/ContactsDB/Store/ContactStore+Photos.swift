@@ -19,10 +19,17 @@ extension ContactStore {
         matching query: ContactQuery, includingChildren: Bool = true
     ) throws -> [ContactWithThumbnail] {
         try read { db in
-            let page = try page(query, includingChildren: includingChildren, db)
-            let withPhotos = page.stored.filter { $0.attributes.contains(.photo) }.map(\.pk)
-            let thumbnails = try PhotoReader.thumbnails(pks: withPhotos, db)
-            return zip(page.stored, page.contacts).map { ContactWithThumbnail(contact: $1, thumbnail: thumbnails[$0.pk]) }
+            var (pks, contacts) = try page(query, includingChildren: includingChildren, db)
+            // By index: a zip would copy each contact to look at one field.
+            let thumbnails = try PhotoReader.thumbnails(pks: pks.indices.filter { contacts[$0].hasPhoto }.map { pks[$0] }, db)
+            // Each contact moved into its pair, not copied (see `page`).
+            var paired: [ContactWithThumbnail] = []
+            paired.reserveCapacity(contacts.count)
+            while let contact = contacts.popLast() {
+                paired.append(ContactWithThumbnail(contact: contact, thumbnail: thumbnails[pks[contacts.count]]))
+            }
+            paired.reverse()
+            return paired
         }
     }
 

@@ -14,16 +14,24 @@ extension ContactStore {
         try read { db in try page(query, includingChildren: includingChildren, db).contacts }
     }
 
-    /// The page `query` selects, as stored rows and as contacts, in order.
+    /// The page `query` selects, as contacts in order with their keys.
     func page(
         _ query: ContactQuery, includingChildren: Bool, _ db: Database
-    ) throws -> (stored: [StoredContact], contacts: [Contact]) {
+    ) throws -> (pks: [Int64], contacts: [Contact]) {
         let plan = try QueryPlanner.plan(query, db)
         let (sql, arguments) = query.selectStatement(columns: ContactReader.contactColumns, plan: plan)
-        let stored = try ContactReader.fetch(sql, arguments, db)
-        return (stored, includingChildren
-            ? try ContactReader.withChildren(stored, trustingAttributes: true, readingPhotos: false, db)
-            : stored.map(\.contact))
+        var stored = try ContactReader.fetch(sql, arguments, db)
+        let pks = stored.map(\.pk)
+        if includingChildren {
+            return (pks, try ContactReader.withChildren(stored, trustingAttributes: true, readingPhotos: false, db))
+        }
+        // Moved out rather than copied: a copy retains every field of a
+        // contact, and releases them again with the rows.
+        var contacts: [Contact] = []
+        contacts.reserveCapacity(stored.count)
+        stored.reverse()
+        while let row = stored.popLast() { contacts.append(row.contact) }
+        return (pks, contacts)
     }
 
     /// The ids that match `query`, in its order.
