@@ -182,6 +182,12 @@ extension ContactQuery {
         return ("contact.pk IN (\(selects.joined(separator: " UNION ")))", values)
     }
 
+    /// Whether a text filter's word is also looked for among the phones:
+    /// three digits or more.
+    static func searchesPhones(_ word: String) -> Bool {
+        word.count >= 3 && word.allSatisfy(\.isASCII) && word.allSatisfy(\.isNumber)
+    }
+
     /// The digit strings a phone filter looks for in the stored numbers'
     /// normalized digits: the digits typed, and — when a default region
     /// reads the text as a valid number — its E.164 digits
@@ -189,12 +195,6 @@ extension ContactQuery {
     /// however it was written and a piece finds every number it is part of.
     /// A string holding another is dropped: each number that holds the
     /// longer holds the shorter too.
-    /// Whether a text filter's word is also looked for among the phones:
-    /// three digits or more.
-    static func searchesPhones(_ word: String) -> Bool {
-        word.count >= 3 && word.allSatisfy(\.isASCII) && word.allSatisfy(\.isNumber)
-    }
-
     static func phoneDigits(_ text: String, regions: PhoneRegions) -> [String] {
         let number = PhoneNumber(text, regions: regions)
         let typed = number.digits
