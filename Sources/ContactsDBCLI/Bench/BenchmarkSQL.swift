@@ -53,15 +53,19 @@ enum BenchmarkSQL {
         WHERE pk IN (SELECT \(PhoneKey.contactPk(of: "rowid")) FROM phoneDigits WHERE phoneDigits MATCH ?)
         \(defaultOrder)
         """
-    /// Binds the four windows and the digits.
-    static let wholePhone = """
-        SELECT \(contactColumns) FROM contact WHERE pk IN (
+    /// The contacts `numbers` numbers of 10 digits or more find, each by
+    /// its 7-digit windows at offsets 0–3. Binds each one's four windows
+    /// and digits.
+    static func wholePhone(numbers: Int) -> String {
+        let select = """
             SELECT phone.contactPk FROM phoneWindow JOIN phone
                 ON phone.contactPk = \(PhoneKey.contactPk(of: "phoneKey"))
                 AND phone.position = \(PhoneKey.position(of: "phoneKey"))
-            WHERE window IN (?, ?, ?, ?) AND instr(phone.normalized, ?) > 0)
-        \(defaultOrder)
-        """
+            WHERE window IN (?, ?, ?, ?) AND instr(phone.normalized, ?) > 0
+            """
+        let union = Array(repeating: select, count: numbers).joined(separator: " UNION ")
+        return "SELECT \(contactColumns) FROM contact WHERE pk IN (\(union)) \(defaultOrder)"
+    }
     /// The thumbnails of the contacts whose keys are bound as one JSON array.
     static let thumbnails = """
         SELECT contactPk, thumbnailType, thumbnail FROM contactPhoto
