@@ -124,19 +124,23 @@ package enum ContactReader {
     /// - parameter readingPhotos: false leaves `photo` nil (lists read no
     ///   image bytes; `hasPhoto` says who has one).
     package static func withChildren(
-        _ stored: [StoredContact], trustingAttributes: Bool = false, readingPhotos: Bool = true, _ db: Database
+        _ stored: consuming [StoredContact], trustingAttributes: Bool = false, readingPhotos: Bool = true, _ db: Database
     ) throws -> [Contact] {
-        var result = stored.map(\.contact)
+        // Read by index and the contacts moved out, never copied: a copy of
+        // a stored contact retains every field of it.
+        let pks = stored.indices.map { stored[$0].pk }, attributes = stored.indices.map { stored[$0].attributes }
+        var result = Array.moving(&stored) { _, row in row.contact }
         guard !result.isEmpty else { return [] }
         var index: [Int64: Int] = [:]
-        for (offset, entry) in stored.enumerated() { index[entry.pk] = offset }
+        for (offset, pk) in pks.enumerated() { index[pk] = offset }
         // The keys, as a JSON array, of the contacts that may hold `kinds`
         // of children (nil: whatever they hold); each key's digits are
         // written once for the dozen tables.
-        let digits = stored.map { String($0.pk) }
+        let digits = pks.map(String.init)
         func keys(mayHolding kinds: ContactAttributes?) -> String? {
             var array = "["
-            for (entry, pk) in zip(stored, digits) where kinds.map({ !entry.attributes.isDisjoint(with: $0) }) ?? true {
+            for (contactAttributes, pk) in zip(attributes, digits)
+            where kinds.map({ !contactAttributes.isDisjoint(with: $0) }) ?? true {
                 if array.utf8.count > 1 { array += "," }
                 array += pk
             }
@@ -185,7 +189,7 @@ package enum ContactReader {
             result[$0].extra.append($1.text(1))
         }
         if readingPhotos {
-            let originals = try PhotoReader.originals(pks: stored.map(\.pk), db)
+            let originals = try PhotoReader.originals(pks: pks, db)
             for (pk, photo) in originals { if let offset = index[pk] { result[offset].photo = photo } }
         }
         // Memberships from their covering index, then the few group names

@@ -22,14 +22,7 @@ extension ContactStore {
             var (pks, contacts) = try page(query, includingChildren: includingChildren, db)
             // By index: a zip would copy each contact to look at one field.
             let thumbnails = try PhotoReader.thumbnails(pks: pks.indices.filter { contacts[$0].hasPhoto }.map { pks[$0] }, db)
-            // Each contact moved into its pair, not copied (see `page`).
-            var paired: [ContactWithThumbnail] = []
-            paired.reserveCapacity(contacts.count)
-            while let contact = contacts.popLast() {
-                paired.append(ContactWithThumbnail(contact: contact, thumbnail: thumbnails[pks[contacts.count]]))
-            }
-            paired.reverse()
-            return paired
+            return .moving(&contacts) { index, contact in ContactWithThumbnail(contact: contact, thumbnail: thumbnails[pks[index]]) }
         }
     }
 

@@ -25,13 +25,7 @@ extension ContactStore {
         if includingChildren {
             return (pks, try ContactReader.withChildren(stored, trustingAttributes: true, readingPhotos: false, db))
         }
-        // Moved out rather than copied: a copy retains every field of a
-        // contact, and releases them again with the rows.
-        var contacts: [Contact] = []
-        contacts.reserveCapacity(stored.count)
-        stored.reverse()
-        while let row = stored.popLast() { contacts.append(row.contact) }
-        return (pks, contacts)
+        return (pks, .moving(&stored) { _, row in row.contact })
     }
 
     /// The ids that match `query`, in its order.
