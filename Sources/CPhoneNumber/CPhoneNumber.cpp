@@ -59,7 +59,7 @@ void display(const PhoneNumberUtil &util, const PhoneNumber &parsed, Region &reg
     copy(formatted, buffer, capacity > 0 ? static_cast<size_t>(capacity) : 0);
 }
 
-/// Longest input libphonenumber parses (its kMaxInputStringLength).
+/// Longest input libphonenumber parses; it refuses longer ones whole.
 constexpr size_t maxInputLength = 250;
 
 /// `text` without its separators, when it holds only digits, spaces,
@@ -67,7 +67,9 @@ constexpr size_t maxInputLength = 250;
 /// separators are what libphonenumber's own normalizing drops, but its
 /// patterns (the extension's, the possible number's) run over every
 /// character first, so the compact form parses in about half the time.
-/// Anything else is parsed as written.
+/// Anything else is parsed as written, and so is a text of fewer than
+/// three digits: libphonenumber takes two digits alone but not with a
+/// separator between them.
 std::string compacted(const char *text) {
     std::string digits;
     size_t length = 0;
@@ -80,7 +82,8 @@ std::string compacted(const char *text) {
             return text;
         }
     }
-    return length <= maxInputLength ? digits : std::string(text);
+    size_t digitCount = digits.size() - (digits.empty() || digits[0] != '+' ? 0 : 1);
+    return length <= maxInputLength && digitCount >= 3 ? digits : std::string(text);
 }
 
 }  // namespace
