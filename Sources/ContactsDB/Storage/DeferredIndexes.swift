@@ -102,7 +102,7 @@ package struct DeferredIndexes {
     /// a delete may follow.
     package mutating func stopDeferring(_ db: Database) throws {
         try finish(db)
-        (dropped, isDeferring, threshold) = ([], false, .max)
+        threshold = .max
     }
 
     /// Brings the full-text indexes up to every contact written.
@@ -121,11 +121,13 @@ package struct DeferredIndexes {
     /// Builds what was dropped, and what its triggers would have written;
     /// returns the seconds this took for the indexes and counts, and for
     /// what the full-text indexes (the phone digits' and the text's) still
-    /// lacked.
+    /// lacked. Once done, it defers nothing until the threshold is reached
+    /// again.
     @discardableResult
-    package func finish(_ db: Database) throws -> (indexes: Double, searchIndex: Double) {
+    package mutating func finish(_ db: Database) throws -> (indexes: Double, searchIndex: Double) {
         var times = (indexes: 0.0, searchIndex: 0.0)
         guard !dropped.isEmpty else { return times }
+        defer { (dropped, isDeferring) = ([], false) }
         for (name, sql) in dropped {
             try PhaseClock.adding(to: &times.indexes) { try db.execute(sql: sql) }
             if let catchUp = Self.triggers[name], !catchUp.isEmpty {
