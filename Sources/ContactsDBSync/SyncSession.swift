@@ -17,7 +17,8 @@ struct SyncDatabase {
 /// fetched by addressbook-multiget a batch at a time, each batch applied
 /// in one transaction (a new card added, a changed one replacing an
 /// unchanged contact or merged with a changed one, a removed one deleting
-/// an unchanged contact); the new token stored last. Then push: the
+/// an unchanged contact), or every batch in one when the database is
+/// empty; the new token stored last. Then push: the
 /// contacts changed after their last sync, PUT with If-Match (If-None-Match:
 /// * for a card the server never had), and the deletions, DELETE with
 /// If-Match, a batch at a time, each batch's outcome stored in one
@@ -220,8 +221,9 @@ final class SyncSession {
     ///
     /// A pull into an empty database is written as an import is, in one
     /// transaction that defers what is derived from the rows
-    /// (``DeferredIndexes``): killed, it leaves the database empty, as it
-    /// was, and the next sync starts over.
+    /// (``DeferredIndexes``): killed or failed, it leaves the database
+    /// empty, as it was, and the next sync starts over; while it runs,
+    /// another writer waits for it.
     @discardableResult
     func pullCards(_ hrefs: [String], intoEmptyDatabase: Bool = false) throws -> Bool {
         var isComplete = true
@@ -248,6 +250,8 @@ final class SyncSession {
                     isComplete = false
                 }
             }
+        }
+        func stored(_ batch: PulledBatch) {
             done += batch.hrefs.count
             progress?(done, total)
         }
@@ -259,6 +263,7 @@ final class SyncSession {
                 try fetchAndRead(hrefs, regions: writer.regions) { batch in
                     try store(batch, writer, db)
                     try self.deferred?.didInsert(self.report.pulled.new, db)
+                    stored(batch)
                 }
                 try deferred?.finish(db)
             }
@@ -267,6 +272,7 @@ final class SyncSession {
             try database.read { db in regions = try Settings.phoneRegions(db) }
             try fetchAndRead(hrefs, regions: regions) { batch in
                 try self.database.write { db in try store(batch, try ContactWriter(db), db) }
+                stored(batch)
             }
         }
         return isComplete

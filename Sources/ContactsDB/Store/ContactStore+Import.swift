@@ -9,7 +9,8 @@ extension ContactStore {
     /// seed: importing twice adds twice (and fails on ids given twice).
     ///
     /// - parameter inputs: the files or bytes to read, in order.
-    /// - parameter progress: called with the bytes read and the total.
+    /// - parameter progress: called with the bytes read and the total,
+    ///   while the import's transaction is open: it must not use this store.
     /// - parameter skippingInvalid: skip a record that cannot be read,
     ///   breaks a rule or repeats a taken id, and report it; otherwise such
     ///   a record fails the whole import, which then writes nothing. Broken
