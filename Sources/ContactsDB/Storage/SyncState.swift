@@ -63,7 +63,6 @@ package enum SyncState {
                          arguments: [contactId]).map { try SyncedCard($0, db) }
     }
 
-    /// The ETag of every card the server is known to hold, by href.
     /// Whether the database holds no contact and no record of a card:
     /// a pull into it only adds.
     package static func isEmpty(_ db: Database) throws -> Bool {
@@ -73,6 +72,7 @@ package enum SyncState {
             """) ?? false
     }
 
+    /// The ETag of every card the server is known to hold, by href.
     package static func etags(_ db: Database) throws -> [String: String?] {
         var etags: [String: String?] = [:]
         try db.forEachRow("SELECT href, etag FROM syncedCard WHERE base IS NOT NULL UNION ALL SELECT href, etag FROM syncedGroup", []) {

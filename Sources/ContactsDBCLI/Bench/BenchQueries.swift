@@ -191,14 +191,15 @@ struct RawQueries {
         return readContacts(rareTextStatement, ["\"" + word + "\"*"]).count
     }
 
-    /// A piece of a number, read as the engine reads a phone filter
-    /// (``digits(typed:)``), then found by the trigrams of its digits.
+    /// A piece of a number (under 10 digits, as the bench's is), read as
+    /// the engine reads a phone filter (``digits(typed:)``), then found by
+    /// the trigrams of its digits.
     func phone(typed: String) -> Int {
         reading { readContacts(phoneStatement, [digits(typed: typed).map { "\"" + $0 + "\"" }.joined(separator: " OR ")]).count }
     }
 
-    /// A whole number as typed (``digits(typed:)``), found by its 7-digit
-    /// windows at offsets 0–3.
+    /// A whole number as typed (10 digits or more, as the bench's is), read
+    /// as ``digits(typed:)`` says, found by its 7-digit windows at offsets 0–3.
     func wholePhone(typed: String) -> Int { reading { wholePhone(numbers: digits(typed: typed)) } }
 
     /// What the engine looks for when a phone filter is typed: the digits
@@ -209,8 +210,12 @@ struct RawQueries {
         var regions = "RU,KR"
         regionsStatement.run { regions = $0.text(0) ?? regions }
         var e164 = [CChar](repeating: 0, count: 64)
-        let found = regions.split(separator: ",").contains { cpn_e164(typed, String($0), 1, &e164, 64, nil) == 1 }
-        let digits = typed.filter(\.isNumber), international = found ? String(String(cString: e164).dropFirst()) : nil
+        // Written with "+", it counts wherever it parses; without, only
+        // where it is valid.
+        let found = typed.hasPrefix("+") ? cpn_e164(typed, "ZZ", 0, &e164, 64, nil) != 0
+            : regions.split(separator: ",").contains { cpn_e164(typed, String($0), 1, &e164, 64, nil) == 1 }
+        let digits = String(typed.unicodeScalars.filter { ("0"..."9").contains($0) })
+        let international = found ? String(String(cString: e164).dropFirst()) : nil
         guard let international, !international.contains(digits) else { return [digits] }
         return digits.contains(international) ? [international] : [digits, international]
     }
