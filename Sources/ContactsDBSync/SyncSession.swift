@@ -251,7 +251,7 @@ final class SyncSession {
                 }
             }
         }
-        func stored(_ batch: PulledBatch) {
+        func countDone(_ batch: PulledBatch) {
             done += batch.hrefs.count
             progress?(done, total)
         }
@@ -263,7 +263,7 @@ final class SyncSession {
                 try fetchAndRead(hrefs, regions: writer.regions) { batch in
                     try store(batch, writer, db)
                     try self.deferred?.didInsert(self.report.pulled.new, db)
-                    stored(batch)
+                    countDone(batch)
                 }
                 try deferred?.finish(db)
             }
@@ -272,7 +272,7 @@ final class SyncSession {
             try database.read { db in regions = try Settings.phoneRegions(db) }
             try fetchAndRead(hrefs, regions: regions) { batch in
                 try self.database.write { db in try store(batch, try ContactWriter(db), db) }
-                stored(batch)
+                countDone(batch)
             }
         }
         return isComplete

@@ -89,18 +89,20 @@ package struct PhoneNumber: Sendable {
 
     // MARK: - Non public
 
+    /// The mask's bytes, `_` for each national digit.
+    private static let russianMaskBytes = Array("+7 (___) ___-__-__".utf8)
+
     /// The app's mask for a Russian number, which needs no parse.
     private static func russianMask(_ e164: String) -> String? {
         guard e164.hasPrefix("+7"), e164.utf8.count == 12 else { return nil }
         // Written byte by byte: most stored numbers come here, and
         // interpolating the five pieces cost a tenth of their reading.
-        let mask = Array("+7 (___) ___-__-__".utf8)
-        return String(unsafeUninitializedCapacity: mask.count) { buffer in
+        return String(unsafeUninitializedCapacity: russianMaskBytes.count) { buffer in
             var digits = e164.utf8.dropFirst(2).makeIterator()
-            for (offset, byte) in mask.enumerated() {
+            for (offset, byte) in russianMaskBytes.enumerated() {
                 buffer[offset] = byte == UInt8(ascii: "_") ? digits.next()! : byte
             }
-            return mask.count
+            return russianMaskBytes.count
         }
     }
 

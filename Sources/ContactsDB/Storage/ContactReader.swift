@@ -126,9 +126,9 @@ package enum ContactReader {
     package static func withChildren(
         _ stored: consuming [StoredContact], trustingAttributes: Bool = false, readingPhotos: Bool = true, _ db: Database
     ) throws -> [Contact] {
-        // Read by index and the contacts moved out, never copied: a copy of
-        // a stored contact retains every field of it.
-        let pks = stored.indices.map { stored[$0].pk }, attributes = stored.indices.map { stored[$0].attributes }
+        // The contacts moved out, never copied (a copy of a stored contact
+        // retains every field of it), and the rows never iterated by value.
+        let pks = stored.map(\.pk), attributes = stored.map(\.attributes)
         var result = Array.moving(&stored) { _, row in row.contact }
         guard !result.isEmpty else { return [] }
         var index: [Int64: Int] = [:]
