@@ -72,8 +72,9 @@ public struct ImportPhases: Sendable, Codable, Equatable {
     public var write = 0.0
     /// Rebuilding the secondary indexes a large import deferred.
     public var indexBuild = 0.0
-    /// Catching the deferred full-text indexes up (the phone digits' and
-    /// the text's): by the writing thread as it goes, and after the last row.
+    /// Catching the deferred search indexes up (the text's, the phone
+    /// digits' and windows): by the writing thread as it goes, and after
+    /// the last row.
     public var searchIndex = 0.0
     /// Committing the transaction, its checkpoint included.
     public var commit = 0.0

@@ -31,8 +31,11 @@ package struct DeferredIndexes {
         "contact_search_insert": """
             INSERT INTO contactSearch (rowid, searchWords) SELECT pk, searchWords FROM contact WHERE pk > ?
             """,
+        // Led by the tombstones, usually few, each found by the id's own
+        // index: an `id IN (…)` list of every new contact costs a sort.
         "contact_tombstone_insert": """
-            DELETE FROM contactTombstone WHERE id IN (SELECT id FROM contact WHERE pk > ?)
+            DELETE FROM contactTombstone
+            WHERE EXISTS (SELECT 1 FROM contact WHERE contact.id = contactTombstone.id AND contact.pk > ?)
             """,
         "phone_digits_insert": """
             INSERT INTO phoneDigits (rowid, digits) SELECT phoneKey, digits FROM phoneDigitsOf WHERE contactPk > ?
@@ -42,10 +45,11 @@ package struct DeferredIndexes {
                 SELECT window, phoneKey FROM phoneWindowOf WHERE contactPk > ? ORDER BY window, phoneKey
             """,
     ]
-    /// While deferring, the full-text indexes are caught up every this
-    /// many contacts rather than once after the last: FTS5 takes rows in
-    /// any order at the same cost, so its work shares the cores with the
-    /// threads still deriving instead of following them alone.
+    /// While deferring, the search indexes (the text's, the phone digits'
+    /// and windows) are caught up every this many contacts rather than
+    /// once after the last: they take rows in any order at the same cost,
+    /// so their work shares the cores with the threads still deriving
+    /// instead of following them alone.
     static let searchCatchUpContacts = 8_192
 
     private var threshold: Int
@@ -54,7 +58,7 @@ package struct DeferredIndexes {
     private var dropped: [(name: String, sql: String)] = []
     /// The last contact written while the triggers still ran.
     private var lastIndexedPk: Int64 = 0
-    /// The last contact the full-text indexes hold while deferring, and
+    /// The last contact the search indexes hold while deferring, and
     /// the contacts inserted when they were caught up to it.
     private var searchedPk: Int64 = 0
     private var searchedAt = 0
@@ -105,7 +109,7 @@ package struct DeferredIndexes {
         threshold = .max
     }
 
-    /// Brings the full-text indexes up to every contact written.
+    /// Brings the search indexes up to every contact written.
     private mutating func catchUpSearch(_ db: Database) throws {
         guard isDeferring else { return }
         let last = try Int64.fetchOne(db, sql: "SELECT max(pk) FROM contact") ?? 0
@@ -120,8 +124,7 @@ package struct DeferredIndexes {
 
     /// Builds what was dropped, and what its triggers would have written;
     /// returns the seconds this took for the indexes and counts, and for
-    /// what the full-text indexes (the phone digits' and the text's) still
-    /// lacked. Once done, it defers nothing until the threshold is reached
+    /// what the search indexes still lacked. Once done, it defers nothing until the threshold is reached
     /// again.
     @discardableResult
     package mutating func finish(_ db: Database) throws -> (indexes: Double, searchIndex: Double) {
@@ -143,6 +146,7 @@ package struct DeferredIndexes {
         return times
     }
 
-    /// The deferred triggers that feed a full-text index.
-    private static let searchTriggers: Set = ["phone_digits_insert", "contact_search_insert"]
+    /// The deferred triggers that feed a search index: the text's and the
+    /// phone digits' (FTS5), and the phone windows.
+    private static let searchTriggers: Set = ["phone_digits_insert", "phone_window_insert", "contact_search_insert"]
 }

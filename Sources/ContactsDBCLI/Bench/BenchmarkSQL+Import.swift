@@ -19,13 +19,13 @@ extension BenchmarkSQL {
     static let derivedTables: Set = ["phoneWindow", "sectionCount", "attributeCount"]
     /// What builds them from the rows, from the views the engine reads.
     static let derivedRows = [
-        "INSERT INTO phoneWindow (window, phoneKey) SELECT window, phoneKey FROM phoneWindowOf ORDER BY window, phoneKey",
         "INSERT INTO sectionCount (sortIndex, sectionKey, count) SELECT sortIndex, sectionKey, count FROM sectionCountOf",
         "INSERT INTO attributeCount (attributes, count) SELECT attributes, count FROM attributeCountOf",
     ]
-    /// The phone digits' and the text's full-text indexes.
+    /// The search indexes: the phone digits' (full text), the phone windows and the text's (full text).
     static let searchRows = [
         "INSERT INTO phoneDigits (rowid, digits) SELECT phoneKey, digits FROM phoneDigitsOf",
+        "INSERT INTO phoneWindow (window, phoneKey) SELECT window, phoneKey FROM phoneWindowOf ORDER BY window, phoneKey",
         "INSERT INTO contactSearch (rowid, searchWords) SELECT pk, searchWords FROM contact",
     ]
 
