@@ -32,12 +32,15 @@ package struct ImportPipeline {
     /// A batch also ends once its photos hold this many bytes, so that the
     /// batches read ahead hold at most a few of them whatever their size
     /// (a photo may have 10 MB).
-    static let batchPhotoBytes = 8 << 20
+    static let batchPhotoBytes = 4 << 20
 
-    /// Batches between reading and writing, at most: enough that every
-    /// worker has one while the writer writes one and the reader hands on
-    /// the next, so memory grows with the workers, by one batch each.
-    static func capacity(workers: Int) -> Int { workers + 2 }
+    /// Batches between reading and writing, at most: every worker has one
+    /// while the writer writes one and the reader hands on the next, and
+    /// eight more wait, so that the workers go on deriving while the writer
+    /// catches the search indexes up (tens of milliseconds, the time they
+    /// take to derive a few batches). Memory grows with the workers, by one
+    /// batch each: 256 contacts, or 4 MB of photos.
+    static func capacity(workers: Int) -> Int { workers + 10 }
 
     /// Every core but one derives (at least one worker); the reader and the
     /// writer, which wait much of the time, share the cores with them, and
