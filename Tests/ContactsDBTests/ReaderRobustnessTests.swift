@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import ContactsDB
 import ContactsDBFuzzing
+import ContactsDBSynthetic
 
 /// The readers never trap: empty vCard parameters, deep JSON nesting and
 /// the inputs fuzzing found are read or refused with one sentence.
@@ -64,6 +65,38 @@ import ContactsDBFuzzing
 
     @Test func quotedPrintableDecodesOnlyHexDigits() {
         #expect(VCardContentLine.quotedPrintableBytes(Array("=41=+1=-0=4".utf8)) == Array("A=+1=-0=4".utf8))
+    }
+
+    /// The JSON reader takes a string's bytes as the standard library's
+    /// `String(validating:)` would, and refuses exactly the ones it refuses:
+    /// random runs of the bytes UTF-8 turns on (lead bytes of every length,
+    /// continuation bytes, surrogates, overlong and out-of-range leads,
+    /// U+FFFD's own bytes), escapes among them.
+    @Test func stringsAreTakenExactlyWhenTheyAreUTF8() throws {
+        let palette: [[UInt8]] = [
+            [0x61], [0x7E], [0x80], [0x8F], [0xBF], [0xC0], [0xC2], [0xC3], [0xDF], [0xE0], [0xE1], [0xED], [0xEF],
+            [0xF0], [0xF4], [0xF5], [0xFF], [0xA0], [0x90], [0xEF, 0xBF, 0xBD], [0xF0, 0x9F, 0x98, 0x80],
+            Array("é".utf8), Array("Ж".utf8), Array("한".utf8), Array("€".utf8), Array("ab".utf8), Array(" ".utf8),
+            Array("\\n".utf8), Array("\\u00e9".utf8),
+        ]
+        var random = SplitMix64(seed: 31)
+        var counts = (taken: 0, refused: 0)
+        for _ in 0..<20_000 {
+            let pieces = (0...Int(random.next() % 5)).map { _ in palette[Int(random.next() % UInt64(palette.count))] }
+            let content = pieces.flatMap { $0 }
+            let unescaped = pieces.flatMap { piece -> [UInt8] in
+                piece == Array("\\n".utf8) ? [0x0A] : piece == Array("\\u00e9".utf8) ? Array("é".utf8) : piece
+            }
+            let expected = String(validating: unescaped, as: UTF8.self)
+            let json = [UInt8(ascii: "\"")] + content + [UInt8(ascii: "\"")]
+            let read = json.withUnsafeBufferPointer { buffer in
+                var reader = JSONReader(bytes: buffer, fileName: "strings.json")
+                return try? reader.readString()
+            }
+            #expect(read == expected, "\(content)")
+            if expected == nil { counts.refused += 1 } else { counts.taken += 1 }
+        }
+        #expect(counts.taken > 1000 && counts.refused > 1000, "\(counts)")
     }
 
     @Test(arguments: [
