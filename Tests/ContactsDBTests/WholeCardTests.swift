@@ -63,13 +63,15 @@ import Testing
     }
 
     /// The reader's direct stores put each column's text in the field its
-    /// key path names, in the columns' order.
+    /// key path names, in the columns' order, and the writer's direct reads
+    /// take them back in that order.
     @Test func eachDetailColumnIsReadIntoItsOwnField() {
         var details = ContactDetails()
         ContactDetailColumns.setTexts(of: &details) { "column \($0)" }
         for (index, column) in ContactDetailColumns.text.enumerated() {
             #expect(details[keyPath: column.field] == "column \(index)", "\(column.key)")
         }
+        #expect(ContactDetailColumns.texts(of: details) == ContactDetailColumns.text.map { details[keyPath: $0.field] })
     }
 
     @Test func everyFieldIsStoredAndReadBack() throws {

@@ -23,6 +23,17 @@ enum ContactDetailColumns {
         details.note = value(11)
     }
 
+    /// The fields of `text`, in its order: what a loop of key-path reads
+    /// does, at a fraction of its cost, which was a fortieth of an import's
+    /// writing (a test holds the two to one order).
+    static func texts(of details: ContactDetails) -> [String?] {
+        [
+            details.namePrefix, details.middleName, details.nameSuffix, details.phoneticFirstName,
+            details.phoneticMiddleName, details.phoneticLastName, details.nickname, details.department,
+            details.jobTitle, details.role, details.birthday, details.note,
+        ]
+    }
+
     /// Every table whose rows belong to one contact and are rewritten with it.
     static let childTables = [
         "phone", "email", "address", "messenger", "contactDate", "url", "relation", "socialProfile",

@@ -170,8 +170,7 @@ package final class ContactWriter {
         ]
         // One array for the row and what the insert adds after it.
         values.reserveCapacity(Self.contactColumns.count + 3)
-        let details = draft.details
-        for column in ContactDetailColumns.text { values.append(.text(details[keyPath: column.field])) }
+        for text in ContactDetailColumns.texts(of: draft.details) { values.append(.text(text)) }
         values.append(.text(derived.searchWords))
         return values
     }

@@ -62,9 +62,9 @@ package enum ContactValidator {
             result.firstName = try name(draft.firstName, field("firstName"))
             result.lastName = try name(draft.lastName, field("lastName"))
             result.company = try name(draft.company, field("company"))
-            for text in Self.detailNames {
-                result.details[keyPath: text.field] = try self.name(draft.details[keyPath: text.field], field(text.key))
-            }
+            // Tidied in place: reading `draft.details` through a key path
+            // copies the whole details for each text.
+            for text in Self.detailNames { try tidyName(&result.details[keyPath: text.field], field(text.key)) }
             let hasName = result.firstName != nil || result.lastName != nil || result.company != nil
             if isTyped {
                 try require(hasName, field("firstName"), "a contact needs at least one of first name, last name or company.")
@@ -322,6 +322,11 @@ package enum ContactValidator {
             let tidied = Text.tidyOrNil(name)
             if let tidied { try checkText(tidied, field()) }
             return tidied
+        }
+
+        private func tidyName(_ name: inout String?, _ field: @autoclosure () -> String) throws {
+            guard name != nil else { return }
+            name = try self.name(name, field())
         }
 
         /// A well-known label in its canonical spelling, a custom one as given,
