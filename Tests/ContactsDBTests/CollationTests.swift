@@ -203,4 +203,22 @@ import Testing
         #expect(try store.ids(matching: ContactQuery().filter(.namePrefix("елк")).filter(.phone("+79123456789"))
             .filter(.has(.phone))) == [added.id])
     }
+
+    /// ASCII text is cut into words byte by byte: the same words as the
+    /// character-level rules give, on random text of letters, digits,
+    /// spaces, tabs, CR LF, hyphens and punctuation.
+    @Test func asciiTextIsCutIntoTheSameWords() {
+        let alphabet = Array("aZ9 -\t\r\n.@_'/+(x")
+        var state: UInt64 = 7
+        func next(_ bound: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int(state >> 33) % bound
+        }
+        for _ in 0..<5_000 {
+            let text = String((0..<next(25)).map { _ in alphabet[next(alphabet.count)] })
+            #expect(Text.words(text) == text.split(whereSeparator: { $0.isWhitespace || $0 == "-" }), "\(text)")
+            let unicode61 = text.lowercased().split { !($0.isASCII && ($0.isLetter || $0.isNumber)) }.map(String.init)
+            #expect(Text.searchWords(text) == unicode61, "\(text)")
+        }
+    }
 }

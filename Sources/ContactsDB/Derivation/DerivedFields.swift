@@ -41,9 +41,14 @@ package struct DerivedFields: Sendable {
     /// organization, else the personal name, else the first of AOSP's
     /// other sources).
     package static func keptFormattedName(_ draft: ContactDraft) -> String? {
+        keptFormattedName(draft, personalName: personalName(draft))
+    }
+
+    private static func keptFormattedName(_ draft: ContactDraft, personalName: @autoclosure () -> String?) -> String? {
+        guard let formattedName = draft.formattedName else { return nil }
         let derived = draft.kind == .organization ? draft.company : nil
-        let source = derived ?? personalName(draft) ?? otherName(draft)
-        return draft.formattedName == source ? nil : draft.formattedName
+        let source = derived ?? personalName() ?? otherName(draft)
+        return formattedName == source ? nil : formattedName
     }
 
     /// - parameter thumbnailing: false leaves `photo` nil, for rewrites
@@ -68,7 +73,7 @@ package struct DerivedFields: Sendable {
             displayName = draft.formattedName ?? Self.otherName(draft)
             sortName = displayName
         }
-        formattedName = Self.keptFormattedName(draft)
+        formattedName = Self.keptFormattedName(draft, personalName: personalName)
         (sectionKey, sortIndex) = Collation.section(of: sortName)
         sortKey = Collation.key(sortName)
         firstNameKey = sortFirst.map(Collation.key)
@@ -125,9 +130,13 @@ package struct DerivedFields: Sendable {
         texts += draft.messengers.map(\.handle)
         texts += details.socialProfiles.flatMap { [$0.handle, $0.url] }
         texts += details.relations.map(\.name)
-        var seen: Set<String> = [], result = ""
-        for word in texts.compactMap({ $0 }).flatMap(Text.searchWords) where seen.insert(word).inserted {
-            result += " " + word
+        // A contact holds a few dozen words: a look along them costs less
+        // than hashing each into a set.
+        var words: [String] = [], result = ""
+        for word in texts.compactMap({ $0 }).flatMap(Text.searchWords) where !words.contains(word) {
+            words.append(word)
+            result += " "
+            result += word
         }
         return result
     }

@@ -55,7 +55,7 @@ package struct PhoneNumber: Sendable {
     init(_ value: String, regions: PhoneRegions, displaying: Bool = false) {
         let tidy = Text.tidy(value)
         self.value = tidy
-        digits = String(tidy.unicodeScalars.filter { ("0"..."9").contains($0) })
+        digits = String(decoding: tidy.utf8.filter { (0x30...0x39).contains($0) }, as: UTF8.self)
         (e164, display) = Self.read(tidy, regions: regions, displaying: displaying)
     }
 

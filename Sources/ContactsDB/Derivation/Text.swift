@@ -46,7 +46,12 @@ enum Text {
 
     /// The words of a name: split at white space and hyphens.
     static func words(_ text: String) -> [Substring] {
-        text.split(whereSeparator: { $0.isWhitespace || $0 == "-" || $0 == "‐" })
+        // ASCII, where each character is a byte (or CR LF, white space
+        // either way), is cut byte by byte, without grapheme breaking.
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            return text.utf8.split { $0 == 0x20 || (0x09...0x0D).contains($0) || $0 == UInt8(ascii: "-") }.map(Substring.init)
+        }
+        return text.split(whereSeparator: { $0.isWhitespace || $0 == "-" || $0 == "‐" })
     }
 
     /// The folded words of any text, cut as SQLite's FTS5 `unicode61`
@@ -55,7 +60,9 @@ enum Text {
     /// separates. `Anna@posteo.de` holds `anna`, `posteo` and `de`. Both a
     /// contact's stored words and a `--text` filter's come from here.
     static func searchWords(_ text: String) -> [String] {
-        let scalars = Collation.fold(text).unicodeScalars
+        var folded = Collation.fold(text)
+        if let words = folded.withUTF8(asciiSearchWords) { return words }
+        let scalars = folded.unicodeScalars
         var words: [String] = [], start: String.Index?
         for index in scalars.indices {
             if isWordScalar(scalars[index]) {
@@ -66,6 +73,24 @@ enum Text {
             }
         }
         if let first = start { words.append(String(scalars[first...])) }
+        return words
+    }
+
+    /// ``searchWords(_:)`` of a folded text that is ASCII, most of what is
+    /// searched (emails, URLs, Latin names and addresses), cut byte by byte;
+    /// nil for any other text.
+    private static func asciiSearchWords(_ bytes: UnsafeBufferPointer<UInt8>) -> [String]? {
+        var words: [String] = [], start = -1
+        for (offset, byte) in bytes.enumerated() {
+            guard byte < 0x80 else { return nil }
+            if isWordScalar(Unicode.Scalar(byte)) {
+                if start < 0 { start = offset }
+            } else if start >= 0 {
+                words.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<offset]), as: UTF8.self))
+                start = -1
+            }
+        }
+        if start >= 0 { words.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start...]), as: UTF8.self)) }
         return words
     }
 
