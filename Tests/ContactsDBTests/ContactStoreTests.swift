@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 @testable import ContactsDB
 
@@ -13,6 +14,18 @@ import Testing
         messengers: [Messenger(service: "Telegram", handle: "@ivanp")])
 
     // MARK: - CRUD
+
+    /// An import writes without foreign key checks (each child row follows
+    /// the contact whose key it takes) and leaves the connection checking
+    /// them, after a failed import too: a delete still takes the phones.
+    @Test func anImportLeavesForeignKeysChecked() throws {
+        let phoned = #"[{"id": "a", "firstName": "A", "phones": [{"type": "mobile", "value": "+14155550100"}]}]"#
+        try store.importContacts(Data(phoned.utf8), source: "a.json")
+        #expect(captureError { try store.importContacts(Data(#"[{"firstName": "B"}, {"age": 5000}]"#.utf8), source: "b.json") } != nil)
+        #expect(try store.read { db in try Int.fetchOne(db, sql: "PRAGMA foreign_keys") } == 1)
+        try store.delete(ids: ["a"])
+        #expect(try store.rowCount("phone") == 0)
+    }
 
     @Test func addStoresTidiedFieldsAndDerivedOnes() throws {
         let contact = try store.add(Self.ivan)

@@ -22,6 +22,27 @@ package enum ChangeLog {
         }
     }
 
+    /// ``write(_:_:)`` without SQLite's foreign key checks, for a write
+    /// that only adds rows and writes each child with the key its parent
+    /// was just given (an import): the checks opened a cursor on the
+    /// parent for every child row, which made the children's inserts four
+    /// times dearer. The connection checks them again once the write ends,
+    /// whatever its end; a delete in `body` would not cascade.
+    package static func writeAdding<T>(_ writer: some DatabaseWriter, _ body: (Database) throws -> T) throws -> T {
+        try writer.writeWithoutTransaction { db in
+            // Only outside a transaction does SQLite take this setting.
+            try db.execute(sql: MigrationRecordSQL.foreignKeysOff)
+            defer { try? db.execute(sql: MigrationRecordSQL.foreignKeysOn) }
+            var result: T?
+            try db.inTransaction {
+                try advance(db)
+                result = try body(db)
+                return .commit
+            }
+            return result!
+        }
+    }
+
     /// Advances the counter; a migration calls it once the counter exists,
     /// so that the rows it rewrites are stamped too.
     package static func advance(_ db: Database) throws {

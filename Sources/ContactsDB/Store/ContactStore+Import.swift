@@ -24,7 +24,9 @@ extension ContactStore {
         from inputs: [ImportInput], skippingInvalid: Bool = false, progress: ImportProgress? = nil
     ) throws -> ImportReport {
         var pipelineEnded = 0.0
-        var report = try write { db in
+        // The import only adds: each child row follows the contact whose
+        // key it takes.
+        var report = try writeAdding { db in
             defer { pipelineEnded = PhaseClock.now() }
             return try ImportPipeline(inputs: inputs, skippingInvalid: skippingInvalid, progress: progress, workers: workers).run(db)
         }

@@ -158,6 +158,12 @@ public final class ContactStore: Sendable {
         try DatabaseErrorMapping.mapping(path: path) { try ChangeLog.write(writer, body) }
     }
 
+    /// ``write(_:)`` for a body that only adds contacts and what they hold
+    /// (``ChangeLog/writeAdding(_:_:)``).
+    package func writeAdding<T>(_ body: (Database) throws -> T) throws -> T {
+        try DatabaseErrorMapping.mapping(path: path) { try ChangeLog.writeAdding(writer, body) }
+    }
+
     /// Runs `body` in one deferred (read) transaction, so that its
     /// statements see one snapshot.
     package func read<T>(_ body: (Database) throws -> T) throws -> T {
