@@ -53,33 +53,37 @@ enum Collation {
     /// filter on folded words finds what the collator would.
     static func fold(_ text: String) -> String {
         // ASCII, the most of what is folded, only lowers its capitals.
-        if text.utf8.allSatisfy({ $0 < 0x80 }) {
-            let count = text.utf8.count
-            return String(unsafeUninitializedCapacity: count) { buffer in
-                for (offset, byte) in text.utf8.enumerated() {
-                    buffer[offset] = (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
-                }
-                return count
-            }
-        }
-        var folded = ""
-        folded.reserveCapacity(text.utf8.count)
+        if let folded = text.utf8.withContiguousStorageIfAvailable(asciiFolded) ?? nil { return folded }
         // Composed first where it matters: й written as и + breve is a letter
         // of its own, and conjoining jamo spell a syllable. Most text holds
         // no combining scalar and skips the normalization.
         let composed = text.unicodeScalars.contains(where: Self.mayCompose) ? text.precomposedStringWithCanonicalMapping : text
+        // Made as bytes and then a string once: appending to a string
+        // scalar by scalar cost twice as much.
+        var folded: [UInt8] = []
+        folded.reserveCapacity(composed.utf8.count)
         for scalar in composed.unicodeScalars {
             switch scalar.value {
             case 0..<0x80:
                 let byte = UInt8(scalar.value)
-                folded.unicodeScalars.append(UnicodeScalar((0x41...0x5A).contains(byte) ? byte | 0x20 : byte))
+                folded.append((0x41...0x5A).contains(byte) ? byte | 0x20 : byte)
             case 0xAC00...0xD7A3:
-                folded.unicodeScalars.append(scalar)  // each syllable is a class of its own
+                folded.append(contentsOf: scalar.utf8)  // each syllable is a class of its own
             default:
-                folded += FoldTable.shared.fold(scalar)
+                folded.append(contentsOf: FoldTable.shared.fold(scalar).utf8)
             }
         }
-        return folded
+        return String(decoding: folded, as: UTF8.self)
+    }
+
+    /// ``fold(_:)`` of ASCII bytes, which only lowers the capitals; nil
+    /// when a byte is not ASCII.
+    private static func asciiFolded(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+        return String(unsafeUninitializedCapacity: bytes.count) { buffer in
+            for (offset, byte) in bytes.enumerated() { buffer[offset] = (0x41...0x5A).contains(byte) ? byte | 0x20 : byte }
+            return bytes.count
+        }
     }
 
     /// Combining marks and conjoining jamo: the scalars canonical
