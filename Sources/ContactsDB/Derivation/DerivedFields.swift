@@ -118,27 +118,34 @@ package struct DerivedFields: Sendable {
     /// registry's key paths: each key path read copies the whole details,
     /// which made this a fifth dearer in every import.
     private static func searchWords(_ draft: ContactDraft) -> String {
+        // A contact holds a few dozen words: a look along them, those of
+        // the same length compared, costs less than hashing each into a set.
+        var words: [String] = []
+        func add(_ text: String?) {
+            guard let text else { return }
+            for word in Text.searchWords(text) where !words.contains(where: { $0.utf8.count == word.utf8.count && $0 == word }) {
+                words.append(word)
+            }
+        }
         let details = draft.details
-        var texts: [String?] = [
+        for text in [
             draft.firstName, draft.middleName, draft.lastName, details.namePrefix, details.nameSuffix,
             details.phoneticFirstName, details.phoneticMiddleName, details.phoneticLastName, details.formattedName,
             details.nickname, draft.company, details.department, details.jobTitle, details.role, details.note,
-        ]
-        texts += draft.emails.map(\.value)
-        texts += draft.addresses.flatMap { [$0.poBox, $0.street1, $0.street2, $0.city, $0.state, $0.zipcode, $0.country] }
-        texts += details.urls.map(\.value)
-        texts += draft.messengers.map(\.handle)
-        texts += details.socialProfiles.flatMap { [$0.handle, $0.url] }
-        texts += details.relations.map(\.name)
-        // A contact holds a few dozen words: a look along them costs less
-        // than hashing each into a set.
-        var words: [String] = [], result = ""
-        for word in texts.compactMap({ $0 }).flatMap(Text.searchWords) where !words.contains(word) {
-            words.append(word)
-            result += " "
-            result += word
+        ] { add(text) }
+        for email in draft.emails { add(email.value) }
+        for address in draft.addresses {
+            for text in [address.poBox, address.street1, address.street2, address.city, address.state, address.zipcode,
+                         address.country] { add(text) }
         }
-        return result
+        for url in details.urls { add(url.value) }
+        for messenger in draft.messengers { add(messenger.handle) }
+        for profile in details.socialProfiles {
+            add(profile.handle)
+            add(profile.url)
+        }
+        for relation in details.relations { add(relation.name) }
+        return words.isEmpty ? "" : " " + words.joined(separator: " ")
     }
 
     /// Prefix, first, middle and last name, and suffix, in the order the
