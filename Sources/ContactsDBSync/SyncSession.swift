@@ -258,7 +258,7 @@ final class SyncSession {
         if intoEmptyDatabase {
             try database.write { db in
                 let writer = try ContactWriter(db)
-                deferred = try DeferredIndexes(db)
+                deferred = try DeferredIndexes(db, sortingThreads: workers)
                 defer { deferred = nil }
                 try fetchAndRead(hrefs, regions: writer.regions) { batch in
                     try store(batch, writer, db)

@@ -58,6 +58,15 @@ import Testing
         #expect(try deferred.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM phoneDigits") }
             == (try rowByRow.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM phoneDigits") }))
         #expect(try deferred.phoneWindowsMatchPhones())
+        // The indexes were built with a small cache and the sorter's
+        // helper threads; the connection has its own settings back.
+        func settings(_ store: ContactStore) throws -> [Int?] {
+            try store.read { db in
+                [try Int.fetchOne(db, sql: "PRAGMA cache_size"), try Int.fetchOne(db, sql: "PRAGMA threads")]
+            }
+        }
+        #expect(try settings(deferred) == settings(rowByRow))
+        #expect(try settings(deferred)[1] == 0)
     }
 
     /// A deferred import says where its time went: every phase it went

@@ -61,7 +61,8 @@ package struct ImportPipeline {
         let total = inputs.reduce(0) { $0 + $1.byteCount }
         let now = Timestamp.string(from: Date())
         let writer = try ContactWriter(db)
-        var indexes = try DeferredIndexes(db, minimumContacts: deferringIndexesAfter, searchingEvery: searchCatchUpContacts)
+        var indexes = try DeferredIndexes(
+            db, minimumContacts: deferringIndexesAfter, searchingEvery: searchCatchUpContacts, sortingThreads: workers)
         var report = ImportReport()
         let readingSide = ReadingSide()
         let (inputs, skippingInvalid, regions) = (inputs, skippingInvalid, writer.regions)
