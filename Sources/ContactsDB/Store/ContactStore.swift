@@ -21,7 +21,8 @@ public final class ContactStore: Sendable {
         /// never seeded and did not decline it.
         public var seedsOnFirstOpen = true
         /// Threads that validate and derive contacts coming in, by import
-        /// or by sync, beside the one that reads and the one that writes.
+        /// or by sync, beside the one that reads and the one that writes;
+        /// as many help SQLite sort the indexes a large import builds.
         public var workers = ImportPipeline.defaultWorkers
 
         public init() {}

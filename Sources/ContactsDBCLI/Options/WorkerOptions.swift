@@ -4,7 +4,7 @@ import ContactsDB
 /// `--workers N`: how many threads validate and derive contacts coming in.
 struct WorkerOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
-        "Threads that validate and derive contacts coming in, by import or sync, beside the reading and the writing one (default: the cores this process may run on, less one).",
+        "Threads that validate and derive contacts coming in, by import or sync, beside the reading and the writing one, and that help sort the indexes a large import builds (default: the cores this process may run on, less one).",
         valueName: "count"))
     var workers: Int?
 
