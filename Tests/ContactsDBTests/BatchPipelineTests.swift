@@ -50,6 +50,40 @@ import Testing
         #expect(flight.highest <= 4 + 1)
     }
 
+    /// Batches that weigh (a photo's bytes) are held to the weight allowed
+    /// in flight, however many batches that is, and a batch that alone
+    /// weighs more still passes.
+    @Test func theWeightInFlightStaysWithinItsBound() throws {
+        let heavy = 30
+        let weights = (0..<60).map { $0 == heavy ? 50 : [0, 3, 7][$0 % 3] }
+        /// The weight put and not yet written, at its highest.
+        final class Weighing: @unchecked Sendable {
+            private let lock = NSLock()
+            private var current = 0, most = 0
+            func put(_ weight: Int) { lock.withLock { current += weight; most = max(most, current) } }
+            func wrote(_ weight: Int) { lock.withLock { current -= weight } }
+            var highest: Int { lock.withLock { most } }
+        }
+        let weighing = Weighing()
+        var written: [Int] = []
+        try BatchPipeline<Int, Int>.run(capacity: 40, maxWeight: 10, workers: 2, read: { pipeline in
+            for (batch, weight) in weights.enumerated() {
+                guard pipeline.put(batch, weight: weight) else { return }
+                if batch != heavy { weighing.put(weight) }
+            }
+        }, prepare: { batch in
+            usleep(UInt32.random(in: 0...500))
+            return batch
+        }, write: { batch in
+            if batch != heavy { weighing.wrote(weights[batch]) }
+            written.append(batch)
+        })
+        #expect(written == Array(weights.indices))
+        // The bound, and the batch being written; 40 batches of 3.3 on
+        // average would be in flight without it.
+        #expect(weighing.highest <= 10 + 7, "\(weighing.highest)")
+    }
+
     @Test func aReadingErrorComesAfterTheBatchesBeforeIt() throws {
         var seen = 0
         #expect(throws: CancellationError.self) {

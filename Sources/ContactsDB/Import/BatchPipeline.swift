@@ -4,20 +4,26 @@ import Foundation
 /// batches in order, `workers` threads prepare them (validate and derive),
 /// and the calling thread writes them in the order they were read.
 ///
-/// At most `capacity` batches are between reading and writing, so memory
-/// stays bounded whatever the input's size. When the next batch is not
+/// At most `capacity` batches are between reading and writing, and at most
+/// `maxWeight` of what the reader weighs them by (a photo's bytes) unless
+/// one batch alone weighs more, so memory stays bounded whatever the
+/// input's size. When the next batch is not
 /// ready, the writer prepares a waiting one itself rather than wait for a
 /// worker to start it, so on a machine whose cores are all busy the work
 /// still flows. The reader's error reaches the writer after the batches
 /// read before it; a writer that stops stops the reader and the workers.
 package final class BatchPipeline<Raw: Sendable, Prepared: Sendable>: @unchecked Sendable {
     private let capacity: Int
+    private let maxWeight: Int
     private let condition = NSCondition()
     /// Read and not yet taken by a preparer, oldest first.
     private var waiting: [(sequence: Int, batch: Raw)] = []
     /// Prepared and not yet taken by the writer, by sequence.
     private var ready: [Int: Prepared] = [:]
     private var readCount = 0, writtenCount = 0
+    /// The weight of each batch read and not yet written, by sequence.
+    private var weights: [Int: Int] = [:]
+    private var weightInFlight = 0
     private var isReadingDone = false, isCancelled = false
     private var failure: Error?
     private var runningThreads = 0
@@ -28,18 +34,23 @@ package final class BatchPipeline<Raw: Sendable, Prepared: Sendable>: @unchecked
         package var preparing = 0.0
     }
 
-    private init(capacity: Int) {
+    private init(capacity: Int, maxWeight: Int) {
         self.capacity = capacity
+        self.maxWeight = maxWeight
     }
 
     /// Hands a batch on, waiting for room; false once the writer has
     /// stopped, and the reader should stop too.
-    package func put(_ batch: Raw) -> Bool {
+    package func put(_ batch: Raw, weight: Int = 0) -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        while readCount - writtenCount >= capacity, !isCancelled { condition.wait() }
+        while readCount - writtenCount >= capacity || (weightInFlight > 0 && weightInFlight + weight > maxWeight),
+              !isCancelled {
+            condition.wait()
+        }
         guard !isCancelled else { return false }
         waiting.append((readCount, batch))
+        if weight > 0 { (weights[readCount], weightInFlight) = (weight, weightInFlight + weight) }
         readCount += 1
         condition.broadcast()
         return true
@@ -50,12 +61,12 @@ package final class BatchPipeline<Raw: Sendable, Prepared: Sendable>: @unchecked
     /// `read` put them. Returns once every thread has stopped.
     @discardableResult
     package static func run(
-        capacity: Int, workers: Int,
+        capacity: Int, maxWeight: Int = .max, workers: Int,
         read: @escaping @Sendable (BatchPipeline) throws -> Void,
         prepare: @escaping @Sendable (Raw) -> Prepared,
         write: (Prepared) throws -> Void
     ) throws -> WriterTimes {
-        let pipeline = BatchPipeline(capacity: max(1, capacity))
+        let pipeline = BatchPipeline(capacity: max(1, capacity), maxWeight: maxWeight)
         pipeline.start {
             do {
                 try read(pipeline)
@@ -127,6 +138,7 @@ package final class BatchPipeline<Raw: Sendable, Prepared: Sendable>: @unchecked
         defer { condition.unlock() }
         while true {
             if let batch = ready.removeValue(forKey: writtenCount) {
+                weightInFlight -= weights.removeValue(forKey: writtenCount) ?? 0
                 writtenCount += 1
                 condition.broadcast()
                 return batch

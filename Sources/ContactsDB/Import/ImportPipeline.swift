@@ -25,21 +25,24 @@ package struct ImportPipeline {
     /// Deferral starts once this many contacts were written (and at least
     /// as many as the table held).
     var deferringIndexesAfter = DeferredIndexes.minimumContacts
-    /// While deferring, the full-text indexes catch up every this many contacts.
+    /// While deferring, the search indexes catch up every this many contacts.
     var searchCatchUpContacts = DeferredIndexes.searchCatchUpContacts
 
     static let batchSize = 256
-    /// A batch also ends once its photos hold this many bytes, so that the
-    /// batches read ahead hold at most a few of them whatever their size
-    /// (a photo may have 10 MB).
+    /// A batch also ends once its photos hold this many bytes, and the
+    /// batches between reading and writing hold at most
+    /// ``photoBytesInFlight`` of them (or one batch, whatever its photos'
+    /// size: a photo may have 10 MB), so that read-ahead holds a few photos
+    /// at a time.
     static let batchPhotoBytes = 4 << 20
+    static let photoBytesInFlight = 24 << 20
 
     /// Batches between reading and writing, at most: every worker has one
     /// while the writer writes one and the reader hands on the next, and
     /// eight more wait, so that the workers go on deriving while the writer
     /// catches the search indexes up (tens of milliseconds, the time they
     /// take to derive a few batches). Memory grows with the workers, by one
-    /// batch each: 256 contacts, or 4 MB of photos.
+    /// batch each: 256 contacts, the photos bounded apart.
     static func capacity(workers: Int) -> Int { workers + 10 }
 
     /// Every core but one derives (at least one worker); the reader and the
@@ -69,7 +72,7 @@ package struct ImportPipeline {
         let writingStarted = PhaseClock.threadNow()
         var groupLines: [String: Int] = [:]
         let times = try BatchPipeline<[Record], [Result<Prepared, ContactsDBError>]>.run(
-            capacity: Self.capacity(workers: workers), workers: workers,
+            capacity: Self.capacity(workers: workers), maxWeight: Self.photoBytesInFlight, workers: workers,
             read: { pipeline in try Self.read(inputs, into: pipeline, counting: readingSide) },
             prepare: { records in
                 readingSide.validateAndDerive.adding {
@@ -170,8 +173,8 @@ package struct ImportPipeline {
             guard !records.isEmpty else { return }
             let batch = records
             records.removeAll(keepingCapacity: true)
-            photoBytes = 0
-            guard pipeline.put(batch) else { throw CancellationError() }
+            defer { photoBytes = 0 }
+            guard pipeline.put(batch, weight: photoBytes) else { throw CancellationError() }
         }
         func add(_ path: String, _ bytesRead: Int, _ result: Result<ContactDraft, ContactsDBError>) throws {
             records.append((path, bytesRead, result))
