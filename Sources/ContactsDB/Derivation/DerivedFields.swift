@@ -118,12 +118,19 @@ package struct DerivedFields: Sendable {
     /// registry's key paths: each key path read copies the whole details,
     /// which made this a fifth dearer in every import.
     private static func searchWords(_ draft: ContactDraft) -> String {
-        // A contact holds a few dozen words: a look along them, those of
-        // the same length compared, costs less than hashing each into a set.
-        var words: [String] = []
+        // A contact holds a few dozen words: a look along them costs less
+        // than hashing each into a set, which takes over past that (a note
+        // may hold thousands).
+        var words: [String] = [], seen: Set<String> = []
         func add(_ text: String?) {
             guard let text else { return }
-            for word in Text.searchWords(text) where !words.contains(where: { $0.utf8.count == word.utf8.count && $0 == word }) {
+            for word in Text.searchWords(text) {
+                if words.count < 64 {
+                    if words.contains(word) { continue }
+                } else {
+                    if seen.isEmpty { seen = Set(words) }
+                    if !seen.insert(word).inserted { continue }
+                }
                 words.append(word)
             }
         }
