@@ -22,7 +22,7 @@ public final class ContactStore: Sendable {
         public var seedsOnFirstOpen = true
         /// Threads that validate and derive contacts coming in, by import
         /// or by sync, beside the one that reads and the one that writes;
-        /// as many help SQLite sort the indexes a large import builds.
+        /// up to as many help SQLite sort the indexes a large import builds.
         public var workers = ImportPipeline.defaultWorkers
 
         public init() {}

@@ -15,7 +15,8 @@ extension BenchmarkSQL {
         "INSERT INTO \(quoted(table)) VALUES (\(Array(repeating: "?", count: columns).joined(separator: ", ")))"
     }
 
-    /// Tables whose rows are derived: built at the end, not copied.
+    /// Tables whose rows are derived: built at the end, not copied
+    /// (`phoneWindow` with the search indexes).
     static let derivedTables: Set = ["phoneWindow", "sectionCount", "attributeCount"]
     /// What builds them from the rows, from the views the engine reads.
     static let derivedRows = [
