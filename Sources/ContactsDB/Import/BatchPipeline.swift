@@ -7,10 +7,9 @@ import Foundation
 /// At most `capacity` batches are between reading and writing, and at most
 /// `maxWeight` of what the reader weighs them by (a photo's bytes) unless
 /// one batch alone weighs more, so memory stays bounded whatever the
-/// input's size. When the next batch is not
-/// ready, the writer prepares a waiting one itself rather than wait for a
-/// worker to start it, so on a machine whose cores are all busy the work
-/// still flows. The reader's error reaches the writer after the batches
+/// input's size. When the next batch is not ready, the writer prepares a
+/// waiting one itself rather than wait for a worker to start it, so on a
+/// machine whose cores are all busy the work still flows. The reader's error reaches the writer after the batches
 /// read before it; a writer that stops stops the reader and the workers.
 package final class BatchPipeline<Raw: Sendable, Prepared: Sendable>: @unchecked Sendable {
     private let capacity: Int
