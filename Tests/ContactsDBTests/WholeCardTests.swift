@@ -62,16 +62,18 @@ import Testing
         return (store, contact)
     }
 
-    /// The reader's direct stores put each column's text in the field its
-    /// key path names, in the columns' order, and the writer's direct reads
-    /// take them back in that order.
+    /// The direct accesses the reader stores with and the writer reads
+    /// with reach each column's field as its key path names it, in the
+    /// columns' order.
     @Test func eachDetailColumnIsReadIntoItsOwnField() {
         var details = ContactDetails()
-        ContactDetailColumns.setTexts(of: &details) { "column \($0)" }
+        ContactDetailColumns.forEachText(of: &details) { index, text in text = "column \(index)" }
         for (index, column) in ContactDetailColumns.text.enumerated() {
             #expect(details[keyPath: column.field] == "column \(index)", "\(column.key)")
         }
-        #expect(ContactDetailColumns.texts(of: details) == ContactDetailColumns.text.map { details[keyPath: $0.field] })
+        var read: [String?] = []
+        ContactDetailColumns.forEachText(of: &details) { _, text in read.append(text) }
+        #expect(read == ContactDetailColumns.text.map { details[keyPath: $0.field] })
     }
 
     @Test func everyFieldIsStoredAndReadBack() throws {

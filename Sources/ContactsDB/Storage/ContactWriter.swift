@@ -170,7 +170,8 @@ package final class ContactWriter {
         ]
         // One array for the row and what the insert adds after it.
         values.reserveCapacity(Self.contactColumns.count + 3)
-        for text in ContactDetailColumns.texts(of: draft.details) { values.append(.text(text)) }
+        var details = draft.details
+        ContactDetailColumns.forEachText(of: &details) { _, text in values.append(.text(text)) }
         values.append(.text(derived.searchWords))
         return values
     }
