@@ -30,16 +30,15 @@ package enum ChangeLog {
     /// whatever its end; a delete in `body` would not cascade.
     package static func writeAdding<T>(_ writer: some DatabaseWriter, _ body: (Database) throws -> T) throws -> T {
         try writer.writeWithoutTransaction { db in
-            // Only outside a transaction does SQLite take this setting.
-            try db.execute(sql: MigrationRecordSQL.foreignKeysOff)
-            defer { try? db.execute(sql: MigrationRecordSQL.foreignKeysOn) }
-            var result: T?
-            try db.inTransaction {
-                try advance(db)
-                result = try body(db)
-                return .commit
+            try Connection.withoutForeignKeyChecks(db) {
+                var result: T?
+                try db.inTransaction {
+                    try advance(db)
+                    result = try body(db)
+                    return .commit
+                }
+                return result!
             }
-            return result!
         }
     }
 

@@ -13,6 +13,15 @@ enum Connection {
         try db.execute(sql: "PRAGMA synchronous = NORMAL")
     }
 
+    /// Runs `body` with SQLite's foreign key checks off on this
+    /// connection, and on again after, whatever its end. SQLite takes the
+    /// setting only outside a transaction, so `body` begins its own.
+    static func withoutForeignKeyChecks<T>(_ db: Database, _ body: () throws -> T) throws -> T {
+        try db.execute(sql: MigrationRecordSQL.foreignKeysOff)
+        defer { try? db.execute(sql: MigrationRecordSQL.foreignKeysOn) }
+        return try body()
+    }
+
     static func isWAL(_ db: Database) throws -> Bool {
         try String.fetchOne(db, sql: "PRAGMA journal_mode") == "wal"
     }

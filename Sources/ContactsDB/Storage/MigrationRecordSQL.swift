@@ -48,8 +48,9 @@ package enum MigrationRecordSQL {
 
     package static func setRecordedCount(_ count: Int) -> String { "PRAGMA user_version = \(count)" }
 
-    /// Migrations run with foreign keys off, as a table rebuilt in a
-    /// migration must not cascade; the keys are checked before the commit.
+    /// Foreign key checks, off around a migration (a table rebuilt must
+    /// not cascade; the keys are checked before the commit) and an import
+    /// (``Connection/withoutForeignKeyChecks(_:_:)``).
     package static let foreignKeysOff = "PRAGMA foreign_keys = OFF"
     package static let foreignKeysOn = "PRAGMA foreign_keys = ON"
     package static let foreignKeyViolations = "PRAGMA foreign_key_check"

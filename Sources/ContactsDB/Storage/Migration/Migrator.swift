@@ -108,10 +108,14 @@ package struct Migrator {
     private typealias Record = (identifier: String, checksum: String, appliedAt: String)
 
     /// Applies the first pending migration, as the records say once the
-    /// write lock is held; nil when none is pending.
+    /// write lock is held; nil when none is pending. A table rebuilt in a
+    /// migration must not cascade, so the keys are checked before the
+    /// commit rather than row by row.
     private func applyNext(_ db: Database, path: String) throws -> String? {
-        try db.execute(sql: MigrationRecordSQL.foreignKeysOff)
-        defer { try? db.execute(sql: MigrationRecordSQL.foreignKeysOn) }
+        try Connection.withoutForeignKeyChecks(db) { try applyPending(db, path: path) }
+    }
+
+    private func applyPending(_ db: Database, path: String) throws -> String? {
         var applied: String?
         try db.inTransaction(.immediate) {
             let status = try status(db, path: path)
