@@ -259,7 +259,9 @@ package enum ContactValidator {
             var result = address
             // A street may take several lines (Apple writes "10 rue de
             // Rivoli\nAppt 4"); each is tidied on its own. Fields are named
-            // one by one: a list of key paths cost a tenth of validating.
+            // one by one: through a list of key paths, with every street
+            // split into graphemes, an address's check cost three and a half
+            // times as much.
             func street(_ text: String, _ name: String) throws -> String {
                 // Without a byte that may begin a line break, one line.
                 guard text.utf8.contains(where: { (0x0A...0x0D).contains($0) || $0 == 0xC2 || $0 == 0xE2 }) else {
