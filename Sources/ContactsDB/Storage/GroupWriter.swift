@@ -19,9 +19,13 @@ package struct GroupWriter {
             INSERT OR IGNORE INTO groupMember (groupPk, contactPk) SELECT groupPk, ?1 FROM groupPendingMember WHERE member = ?2
             """)
         forgetPending = try SQLiteStatement(db, "DELETE FROM groupPendingMember WHERE member = ?")
+        // One row of values, not a select: as the table has a trigger, an
+        // insert from a select copies the selected rows to a temporary
+        // table first, which cost half again per membership. A group not
+        // found gives no key, and the row is ignored.
         insertMember = try SQLiteStatement(db, """
             INSERT OR IGNORE INTO groupMember (groupPk, contactPk)
-            SELECT pk, ? FROM contactGroup WHERE nameKey = ?
+            VALUES ((SELECT pk FROM contactGroup WHERE nameKey = ?2), ?1)
             """)
     }
 
