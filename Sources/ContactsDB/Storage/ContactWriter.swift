@@ -105,26 +105,30 @@ package final class ContactWriter {
         results.reserveCapacity(contacts.count)
         var written: [(pk: Int64, contact: Int)] = []
         written.reserveCapacity(contacts.count)
-        for (index, contact) in zip(contacts.indices, contacts) {
-            let (draft, derived) = (contact.draft, contact.derived)
-            let id = draft.id ?? UUID().uuidString.lowercased()
-            do {
-                var values = contactValues(draft, derived, createdAt: now, updatedAt: now)
-                values += [.text(id), .int(revision), .bool(draft.isFavorite)]
-                try insertContact.execute(values)
-            } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
-                let taken = ContactsDBError.duplicateContactID(field: contact.path.isEmpty ? "id" : "\(contact.path).id", id: id)
-                guard skippingTakenIDs else { throw taken }
-                results.append(.failure(taken))
-                continue
+        // Read in place: each copy of a contact out of the slice would
+        // retain every one of its texts and lists.
+        try contacts.withUnsafeBufferPointer { contacts in
+            for index in contacts.indices {
+                let id = contacts[index].draft.id ?? UUID().uuidString.lowercased()
+                do {
+                    var values = contactValues(contacts[index].draft, contacts[index].derived, createdAt: now, updatedAt: now)
+                    values += [.text(id), .int(revision), .bool(contacts[index].draft.isFavorite)]
+                    try insertContact.execute(values)
+                } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+                    let path = contacts[index].path
+                    let taken = ContactsDBError.duplicateContactID(field: path.isEmpty ? "id" : "\(path).id", id: id)
+                    guard skippingTakenIDs else { throw taken }
+                    results.append(.failure(taken))
+                    continue
+                }
+                let pk = insertContact.lastInsertedRowID
+                written.append((pk, index))
+                if contacts[index].draft.photo != nil { try photos.write(pk: pk, contacts[index].draft.photo, contacts[index].derived.photo) }
+                if mayJoinPendingGroups { try groups.joinPendingGroups(pk, id: id) }
+                results.append(.success(id))
             }
-            let pk = insertContact.lastInsertedRowID
-            written.append((pk, index))
-            if draft.photo != nil { try photos.write(pk: pk, draft.photo, derived.photo) }
-            if mayJoinPendingGroups { try groups.joinPendingGroups(pk, id: id) }
-            results.append(.success(id))
+            try writeChildren(written, of: contacts)
         }
-        try writeChildren(written, of: contacts)
         return results
     }
 
@@ -140,7 +144,7 @@ package final class ContactWriter {
         try updateContact.execute(contactValues(
             draft, derived, createdAt: Timestamp.string(from: createdAt), updatedAt: Timestamp.string(from: updatedAt))
             + [.int(Int(pk))])
-        try writeChildren([(pk, 0)], of: [NewContact(draft: draft, derived: derived, path: "")][...])
+        try [NewContact(draft: draft, derived: derived, path: "")].withUnsafeBufferPointer { try writeChildren([(pk, 0)], of: $0) }
         try draft.isFavorite ? favorites.append(pk) : favorites.remove(pk)
     }
 
@@ -177,19 +181,19 @@ package final class ContactWriter {
     }
 
     /// Writes the children of `contacts` whose rows are `rows`, table by
-    /// table; the name words in their key's order.
-    private func writeChildren(_ rows: [(pk: Int64, contact: Int)], of contacts: ArraySlice<NewContact>) throws {
-        var words: [(word: Data, pk: Int64)] = []
-        for row in rows { words += contacts[row.contact].derived.nameWords.map { ($0, row.pk) } }
-        words.sort { $0.word == $1.word ? $0.pk < $1.pk : Self.precedes($0.word, $1.word) }
-        for (word, pk) in words { try insertWord.execute(.blob(word), .int(Int(pk))) }
+    /// table. The name words go in as they come: sorting a batch's words
+    /// first saved SQLite a tenth of its time for them and cost more in
+    /// comparisons than that.
+    private func writeChildren(_ rows: [(pk: Int64, contact: Int)], of contacts: UnsafeBufferPointer<NewContact>) throws {
         for row in rows {
-            let derived = contacts[row.contact].derived
+            for word in contacts[row.contact].derived.nameWords { try insertWord.execute(.blob(word), .int(Int(row.pk))) }
+        }
+        for row in rows {
             for (position, phone) in contacts[row.contact].draft.phones.enumerated() {
                 try insertPhone.execute(
                     .int(Int(row.pk)), .int(position), .text(phone.type), .text(phone.value),
-                    .text(derived.phonesNormalized[position]), .bool(phone.preferred), .text(phone.parameters),
-                    .text(derived.phonesDisplayed[position]))
+                    .text(contacts[row.contact].derived.phonesNormalized[position]), .bool(phone.preferred), .text(phone.parameters),
+                    .text(contacts[row.contact].derived.phonesDisplayed[position]))
             }
         }
         for row in rows {
@@ -244,17 +248,6 @@ package final class ContactWriter {
         }
         for row in rows {
             for name in contacts[row.contact].draft.groups { try groups.add(row.pk, toGroupNamed: name) }
-        }
-    }
-
-    /// Byte order, as SQLite compares blobs.
-    private static func precedes(_ left: Data, _ right: Data) -> Bool {
-        left.withUnsafeBytes { left in
-            right.withUnsafeBytes { right in
-                let order = memcmp(left.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!, right.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!,
-                                   min(left.count, right.count))
-                return order != 0 ? order < 0 : left.count < right.count
-            }
         }
     }
 }
