@@ -81,6 +81,9 @@ let package = Package(
         // GLib (a dependency of libvips, linked already): SHA-256 for
         // migration checksums, at build time too, and card file names.
         .systemLibrary(name: "CGLib", pkgConfig: "glib-2.0", providers: [.apt(["libglib2.0-dev"])]),
+        // SQLite's process-wide settings, which only a C caller can make
+        // (Debian's libsqlite3-dev, which GRDB links too).
+        .target(name: "CSQLiteSettings", linkerSettings: [.linkedLibrary("sqlite3")]),
         // libxml2 (Debian's libxml2-dev): the XML of CardDAV answers.
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         // Every command of `contactsdb`. `remote add` and `sync` reach the
@@ -95,6 +98,7 @@ let package = Package(
                 // The raw C and C++ APIs, for `bench`'s hand-written twins.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 "CPhoneNumber",
+                "CSQLiteSettings",
             ]
         ),
         .executableTarget(name: "ContactsDBTool", dependencies: ["ContactsDBCLI"], path: "Sources/contactsdb"),

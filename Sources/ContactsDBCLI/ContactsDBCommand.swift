@@ -1,10 +1,15 @@
 import ArgumentParser
+import CSQLiteSettings
 import ContactsDB
 import Foundation
 
 /// Runs `contactsdb` with this process's arguments; `remoteAccess` runs
 /// `remote add` and `sync` (nil hands them over to `contactsdb-sync`).
 package func runContactsDB(remoteAccess: (any RemoteAccess)?) -> Never {
+    // Before any database opens. SQLite then takes no global lock for each
+    // of its allocations: 2.6% of an import's instructions.
+    let stopped = csqlite_stop_counting_memory()
+    assert(stopped == 1, "SQLite was in use before the command ran")
     ContactsDBCommand.remoteAccess = remoteAccess
     ContactsDBCommand.main()
 }
