@@ -123,7 +123,9 @@ package final class ContactWriter {
                 }
                 let pk = insertContact.lastInsertedRowID
                 written.append((pk, index))
-                if contacts[index].draft.photo != nil { try photos.write(pk: pk, contacts[index].draft.photo, contacts[index].derived.photo) }
+                if contacts[index].draft.photo != nil {
+                    try photos.write(pk: pk, contacts[index].draft.photo, contacts[index].derived.photo)
+                }
                 if mayJoinPendingGroups { try groups.joinPendingGroups(pk, id: id) }
                 results.append(.success(id))
             }
@@ -144,7 +146,9 @@ package final class ContactWriter {
         try updateContact.execute(contactValues(
             draft, derived, createdAt: Timestamp.string(from: createdAt), updatedAt: Timestamp.string(from: updatedAt))
             + [.int(Int(pk))])
-        try [NewContact(draft: draft, derived: derived, path: "")].withUnsafeBufferPointer { try writeChildren([(pk, 0)], of: $0) }
+        try [NewContact(draft: draft, derived: derived, path: "")].withUnsafeBufferPointer {
+            try writeChildren([(pk, 0)], of: $0)
+        }
         try draft.isFavorite ? favorites.append(pk) : favorites.remove(pk)
     }
 
@@ -192,8 +196,8 @@ package final class ContactWriter {
             for (position, phone) in contacts[row.contact].draft.phones.enumerated() {
                 try insertPhone.execute(
                     .int(Int(row.pk)), .int(position), .text(phone.type), .text(phone.value),
-                    .text(contacts[row.contact].derived.phonesNormalized[position]), .bool(phone.preferred), .text(phone.parameters),
-                    .text(contacts[row.contact].derived.phonesDisplayed[position]))
+                    .text(contacts[row.contact].derived.phonesNormalized[position]), .bool(phone.preferred),
+                    .text(phone.parameters), .text(contacts[row.contact].derived.phonesDisplayed[position]))
             }
         }
         for row in rows {
