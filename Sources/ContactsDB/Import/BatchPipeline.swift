@@ -9,8 +9,9 @@ import Foundation
 /// one batch alone weighs more, so memory stays bounded whatever the
 /// input's size. When the next batch is not ready, the writer prepares a
 /// waiting one itself rather than wait for a worker to start it, so on a
-/// machine whose cores are all busy the work still flows. The reader's error reaches the writer after the batches
-/// read before it; a writer that stops stops the reader and the workers.
+/// machine whose cores are all busy the work still flows. The reader's
+/// error reaches the writer after the batches read before it; a writer
+/// that stops stops the reader and the workers.
 package final class BatchPipeline<Raw: Sendable, Prepared: Sendable>: @unchecked Sendable {
     private let capacity: Int
     private let maxWeight: Int

@@ -17,8 +17,8 @@ enum Connection {
     /// connection, and on again after, whatever its end. SQLite takes the
     /// setting only outside a transaction, so `body` begins its own.
     static func withoutForeignKeyChecks<T>(_ db: Database, _ body: () throws -> T) throws -> T {
-        try db.execute(sql: MigrationRecordSQL.foreignKeysOff)
-        defer { try? db.execute(sql: MigrationRecordSQL.foreignKeysOn) }
+        try db.execute(sql: "PRAGMA foreign_keys = OFF")
+        defer { try? db.execute(sql: "PRAGMA foreign_keys = ON") }
         return try body()
     }
 

@@ -52,7 +52,9 @@ package enum ContactReader {
             var details = ContactDetails()
             details.kind = ContactKind(rawValue: row.text(15)) ?? .individual
             details.formattedName = row.optionalText(16)
-            ContactDetailColumns.forEachText(of: &details) { index, text in text = row.optionalText(firstDetailColumn + Int32(index)) }
+            ContactDetailColumns.forEachText(of: &details) { index, text in
+                text = row.optionalText(firstDetailColumn + Int32(index))
+            }
             result.append(StoredContact(pk: row.int64(0), attributes: ContactAttributes(rawValue: row.int(13)), contact: Contact(
                 id: row.text(1), firstName: row.optionalText(2), lastName: row.optionalText(3),
                 company: row.optionalText(4), age: row.optionalInt(5),

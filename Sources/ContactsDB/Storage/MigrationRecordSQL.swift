@@ -48,11 +48,9 @@ package enum MigrationRecordSQL {
 
     package static func setRecordedCount(_ count: Int) -> String { "PRAGMA user_version = \(count)" }
 
-    /// Foreign key checks, off around a migration (a table rebuilt must
-    /// not cascade; the keys are checked before the commit) and an import
-    /// (``Connection/withoutForeignKeyChecks(_:_:)``).
-    package static let foreignKeysOff = "PRAGMA foreign_keys = OFF"
-    package static let foreignKeysOn = "PRAGMA foreign_keys = ON"
+    /// Migrations run without foreign key checks
+    /// (``Connection/withoutForeignKeyChecks(_:_:)``), and check the keys
+    /// before the commit.
     package static let foreignKeyViolations = "PRAGMA foreign_key_check"
 
     // MARK: - Tampered records
