@@ -260,6 +260,8 @@ final class SyncSession {
                 let writer = try ContactWriter(db)
                 deferred = try DeferredIndexes(db, sortingThreads: workers)
                 defer { deferred = nil }
+                // Each href is one card, nearly always a contact.
+                try deferred?.expect(hrefs.count, db)
                 try fetchAndRead(hrefs, regions: writer.regions) { batch in
                     try store(batch, writer, db)
                     try self.deferred?.didInsert(self.report.pulled.new, db)

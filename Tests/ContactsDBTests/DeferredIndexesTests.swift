@@ -15,21 +15,24 @@ import Testing
 
     /// 60 contacts added one by one, then the other 240 imported, with the
     /// indexes deferred after `minimum` of them (or the 60 stored, if more),
-    /// and the full-text indexes caught up every `interval` contacts.
-    func store(deferringAfter minimum: Int, searchingEvery interval: Int = DeferredIndexes.searchCatchUpContacts) throws
-        -> ContactStore
-    {
+    /// or before the first when `atOnce` (its 110 KB say enough are
+    /// coming), and the full-text indexes caught up every `interval` contacts.
+    func store(
+        deferringAfter minimum: Int, atOnce: Bool = false, searchingEvery interval: Int = DeferredIndexes.searchCatchUpContacts
+    ) throws -> ContactStore {
         let store = try ContactStore.makeEmpty()
         try store.add(Array(Self.drafts.prefix(60)))
-        try store.importAll(Array(Self.drafts.dropFirst(60)), deferringAfter: minimum, searchingEvery: interval)
+        try store.importAll(Array(Self.drafts.dropFirst(60)), deferringAfter: minimum, atOnce: atOnce, searchingEvery: interval)
         return store
     }
 
-    /// Whether the full-text indexes catch up at the end or as the import
+    /// Whether the indexes are dropped before the first contact or after
+    /// some, and the full-text indexes catch up at the end or as the import
     /// goes, it answers as one written row by row.
-    @Test(arguments: [DeferredIndexes.searchCatchUpContacts, 64])
-    func aDeferredImportAnswersAsARowByRowOne(searchingEvery interval: Int) throws {
-        let deferred = try store(deferringAfter: 50, searchingEvery: interval), rowByRow = try store(deferringAfter: .max)
+    @Test(arguments: [(false, DeferredIndexes.searchCatchUpContacts), (false, 64), (true, 64)])
+    func aDeferredImportAnswersAsARowByRowOne(atOnce: Bool, searchingEvery interval: Int) throws {
+        let deferred = try store(deferringAfter: 50, atOnce: atOnce, searchingEvery: interval)
+        let rowByRow = try store(deferringAfter: .max)
         // Dropping and recreating moves the schema cookie; only the
         // deferred import did, and it left the schema as it was.
         #expect(try deferred.schemaVersion() > rowByRow.schemaVersion())
@@ -104,13 +107,14 @@ import Testing
         #expect(try store.diagnose().allSatisfy(\.isHealthy))
     }
 
-    @Test func aFailedDeferredImportLeavesSchemaAndRowsAsTheyWere() throws {
+    @Test(arguments: [false, true])
+    func aFailedDeferredImportLeavesSchemaAndRowsAsTheyWere(atOnce: Bool) throws {
         let store = try ContactStore.makeEmpty()
         try store.add(Array(Self.drafts.prefix(20)))
         let schema = try store.schema(), counts = try store.tableCounts()
         var drafts = Array(Self.drafts.dropFirst(20))
         drafts[200].age = 1_000
-        #expect(invalidField { try store.importAll(drafts, deferringAfter: 10) } == "contacts[200].age")
+        #expect(invalidField { try store.importAll(drafts, deferringAfter: 10, atOnce: atOnce) } == "contacts[200].age")
         #expect(try store.schema() == schema)
         #expect(try store.tableCounts() == counts)
         #expect(try store.diagnose().allSatisfy(\.isHealthy))
@@ -118,13 +122,13 @@ import Testing
 }
 
 extension ContactStore {
-    func importAll(_ drafts: [ContactDraft], deferringAfter minimum: Int,
+    func importAll(_ drafts: [ContactDraft], deferringAfter minimum: Int, atOnce: Bool = false,
                    searchingEvery interval: Int = DeferredIndexes.searchCatchUpContacts) throws {
         let json = Data(("[" + drafts.map(\.jsonText).joined(separator: ",") + "]").utf8)
         do {
             _ = try write { db in
                 try ImportPipeline(inputs: [.data(json, source: "big.json")], deferringIndexesAfter: minimum,
-                                   searchCatchUpContacts: interval).run(db)
+                                   searchCatchUpContacts: interval, deferringAtOnce: atOnce).run(db)
             }
         }
     }
@@ -182,6 +186,41 @@ extension DeferredIndexesTests {
 }
 
 extension DeferredIndexesTests {
+    /// A writer told that fewer contacts are coming than the threshold
+    /// keeps every index until they are written; told that enough are, it
+    /// drops them before the first, and builds them back at the end.
+    @Test func expectingEnoughContactsDefersBeforeTheFirst() throws {
+        let store = try ContactStore.makeEmpty()
+        let schema = try store.schema()
+        func hasNameIndex(_ db: Database) throws -> Bool {
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE name = 'contact_on_lastName_asc')")!
+        }
+        try store.write { db in
+            var indexes = try DeferredIndexes(db, minimumContacts: 50)
+            try indexes.expect(49, db)
+            #expect(try hasNameIndex(db))
+            try indexes.expect(50, db)
+            #expect(try !hasNameIndex(db))
+            let writer = try ContactWriter(db)
+            for (count, draft) in Self.drafts.prefix(50).enumerated() {
+                _ = try writer.insert(draft, at: "", now: Timestamp.string(from: Date()))
+                try indexes.didInsert(count + 1, db)
+            }
+            try indexes.finish(db)
+            #expect(try hasNameIndex(db))
+        }
+        #expect(try store.schema() == schema)
+        #expect(try store.diagnose().allSatisfy(\.isHealthy))
+        let rowByRow = try ContactStore.makeEmpty()
+        try rowByRow.add(Array(Self.drafts.prefix(50)))
+        for query in [ContactQuery().filter(.text("call")), ContactQuery().filter(.namePrefix("an")),
+                      ContactQuery().filter(.has(.phone)).sorted(by: .lastName, descending: true)] {
+            let ids = try store.ids(matching: query)
+            #expect(!ids.isEmpty)
+            #expect(ids == (try rowByRow.ids(matching: query)))
+        }
+    }
+
     /// A writer that must change a contact while deferring stops deferring
     /// first: the contact replaced and the one deleted then leave the
     /// indexes as row-by-row writes would, the replacement's new phone

@@ -60,7 +60,8 @@ import Testing
         let json = Data(("[" + drafts.map(\.jsonText).joined(separator: ",") + "]").utf8)
         let store = try! ContactStore.makeEmpty()
         _ = try! store.write { db in
-            try ImportPipeline(inputs: [.data(json, source: "phones.json")], deferringIndexesAfter: 1_000).run(db)
+            try ImportPipeline(inputs: [.data(json, source: "phones.json")], deferringIndexesAfter: 1_000,
+                           deferringAtOnce: false).run(db)
         }
         return store
     }()

@@ -27,6 +27,16 @@ package struct ImportPipeline {
     var deferringIndexesAfter = DeferredIndexes.minimumContacts
     /// While deferring, the search indexes catch up every this many contacts.
     var searchCatchUpContacts = DeferredIndexes.searchCatchUpContacts
+    /// Deferral starts before the first contact when the inputs' size
+    /// says enough are coming (``bytesPerContact``).
+    var deferringAtOnce = true
+
+    /// Bytes a contact takes in an address book's export, about: 300 to 500
+    /// without a photo, in vCard or JSON (the synthetic sets' 320 and 465).
+    /// Inputs of this many bytes per contact of the deferral's threshold
+    /// are taken to hold that many; where they hold fewer, larger ones (with
+    /// photos), deferring at once costs a rebuild over few rows.
+    static let bytesPerContact = 512
 
     static let batchSize = 256
     /// A batch also ends once its photos hold this many bytes, and the
@@ -70,6 +80,7 @@ package struct ImportPipeline {
         let readingSide = ReadingSide()
         let (inputs, skippingInvalid, regions) = (inputs, skippingInvalid, writer.regions)
         let writingStarted = PhaseClock.threadNow()
+        if deferringAtOnce { try indexes.expect(total / Self.bytesPerContact, db) }
         var groupLines: [String: Int] = [:]
         let times = try BatchPipeline<[Record], [Result<Prepared, ContactsDBError>]>.run(
             capacity: Self.capacity(workers: workers), maxWeight: Self.photoBytesInFlight, workers: workers,

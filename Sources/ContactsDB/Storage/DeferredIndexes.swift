@@ -10,7 +10,8 @@ import GRDB
 /// The work is deferred once the import has written as many contacts as
 /// the table held before it, and at least ``minimumContacts``, so that a
 /// small import into a large database keeps indexes it would otherwise
-/// rebuild whole. Everything dropped is recreated from its own stored SQL
+/// rebuild whole; or before the first contact, when the writer expects
+/// that many to come (``expect(_:_:)``). Everything dropped is recreated from its own stored SQL
 /// in the same transaction: a failed import rolls the drop back with the
 /// rest, and the schema after an import is the schema before it. The
 /// favorites' index stays, as an import reads it to append each favorite.
@@ -84,6 +85,17 @@ package struct DeferredIndexes {
         isDeferring ? .max : max(1, threshold - inserted)
     }
 
+    /// Drops the indexes and triggers before the first contact when the
+    /// writer expects `contacts` to come and they reach the threshold.
+    /// Written with the full-text triggers live, each contact's statement
+    /// flushes a segment of its own: the writer's inserts for 10,000
+    /// contacts took 1,351 million instructions with the first 1,000 live
+    /// and 863 million with none.
+    package mutating func expect(_ contacts: Int, _ db: Database) throws {
+        guard contacts >= threshold, !isDeferring else { return }
+        try startDeferring(inserted: 0, db)
+    }
+
     /// Drops the indexes and triggers once `inserted`, the contacts
     /// written whole so far, reaches the threshold.
     package mutating func didInsert(_ inserted: Int, _ db: Database) throws {
@@ -92,6 +104,10 @@ package struct DeferredIndexes {
             searchedAt = inserted
         }
         guard inserted >= threshold, !isDeferring else { return }
+        try startDeferring(inserted: inserted, db)
+    }
+
+    private mutating func startDeferring(inserted: Int, _ db: Database) throws {
         isDeferring = true
         let objects = try Row.fetchAll(db, sql: """
             SELECT type, name, sql FROM sqlite_master
