@@ -23,10 +23,4 @@ enum ContactDetailColumns {
         body(10, &details.birthday)
         body(11, &details.note)
     }
-
-    /// Every table whose rows belong to one contact and are rewritten with it.
-    static let childTables = [
-        "phone", "email", "address", "messenger", "contactDate", "url", "relation", "socialProfile",
-        "extraProperty", "nameWord", "groupMember",
-    ]
 }

@@ -4,8 +4,9 @@ import GRDB
 /// Writes validated contacts and their children, with statements prepared
 /// once for a whole write transaction.
 package final class ContactWriter {
-    private let insertContact, updateContact, insertPhone, insertEmail, insertAddress: SQLiteStatement
-    private let insertMessenger, insertWord, insertDate, insertURL, insertRelation, insertProfile, insertExtra: SQLiteStatement
+    private let insertContact, updateContact: SQLiteStatement
+    /// Each child table's insert, by ``ContactRows/Table`` raw value.
+    private let insertChildren: [SQLiteStatement?]
     private let deleteChildren: [SQLiteStatement]
     private let favorites: FavoriteList
     private let groups: GroupWriter
@@ -21,11 +22,8 @@ package final class ContactWriter {
     /// that an insert looks only then.
     private var mayJoinPendingGroups: Bool
 
-    private static let contactColumns = [
-        "firstName", "lastName", "company", "age", "displayName", "sortName", "sectionKey",
-        "sortIndex", "sortKey", "firstNameKey", "lastNameKey", "companyKey", "companyFolded",
-        "attributes", "nameWords", "createdAt", "updatedAt", "revision", "kind", "formattedName",
-    ] + ContactDetailColumns.text.map(\.key) + ["searchWords"]
+    /// The contact's columns: its encoded row's, then what each write sets.
+    private static let contactColumns = ContactRows.Table.contact.columns + ["createdAt", "updatedAt", "revision"]
 
     package init(_ db: Database) throws {
         let columns = Self.contactColumns
@@ -39,25 +37,15 @@ package final class ContactWriter {
         updateContact = try SQLiteStatement(db, """
             UPDATE contact SET \(columns.map { "\($0) = ?" }.joined(separator: ", ")) WHERE pk = ?
             """)
-        func insert(into table: String, _ columns: String, count: Int) throws -> SQLiteStatement {
-            try SQLiteStatement(db, """
-                INSERT INTO \(table) (contactPk, position, \(columns))
-                VALUES (?, ?\(String(repeating: ", ?", count: count)))
+        insertChildren = try ContactRows.Table.allCases.map { table in
+            guard table != .contact else { return nil }
+            return try SQLiteStatement(db, """
+                INSERT INTO \(table.name) (contactPk, \(table.columns.joined(separator: ", ")))
+                VALUES (?\(String(repeating: ", ?", count: table.columns.count)))
                 """)
         }
-        insertPhone = try insert(into: "phone", "type, value, normalized, preferred, parameters, display", count: 6)
-        insertEmail = try insert(into: "email", "type, value, valueFolded, preferred, parameters", count: 5)
-        insertAddress = try insert(into: "address", """
-            type, street1, street2, city, state, zipcode, country, cityFolded, countryFolded, poBox, preferred, parameters
-            """, count: 12)
-        insertMessenger = try insert(into: "messenger", "service, handle, parameters", count: 3)
-        insertDate = try insert(into: "contactDate", "type, value, parameters", count: 3)
-        insertURL = try insert(into: "url", "type, value, parameters", count: 3)
-        insertRelation = try insert(into: "relation", "type, name", count: 2)
-        insertProfile = try insert(into: "socialProfile", "service, handle, url", count: 3)
-        insertExtra = try insert(into: "extraProperty", "line", count: 1)
-        insertWord = try SQLiteStatement(db, "INSERT INTO nameWord (word, contactPk) VALUES (?, ?)")
-        deleteChildren = try ContactDetailColumns.childTables.map {
+        // Every table whose rows belong to one contact and are rewritten with it.
+        deleteChildren = try (ContactRows.Table.children.map(\.name) + ["groupMember"]).map {
             try SQLiteStatement(db, "DELETE FROM \($0) WHERE contactPk = ?")
         }
         favorites = FavoriteList(db)
@@ -78,16 +66,19 @@ package final class ContactWriter {
         try insert([NewContact(draft: draft, derived: derived, path: path)][...], now: now)[0].get()
     }
 
-    /// A validated draft with its derived fields, and where it was read.
+    /// A validated draft with its derived fields, and where it was read;
+    /// its rows are encoded as it is made, on the thread that derived it.
     package struct NewContact: Sendable {
-        package var draft: ContactDraft
-        package var derived: DerivedFields
-        package var path: String
+        package let draft: ContactDraft
+        package let derived: DerivedFields
+        package let path: String
+        let rows: ContactRows
 
         package init(draft: ContactDraft, derived: DerivedFields, path: String) {
             self.draft = draft
             self.derived = derived
             self.path = path
+            rows = ContactRows(draft, derived)
         }
     }
 
@@ -101,6 +92,7 @@ package final class ContactWriter {
     package func insert(
         _ contacts: ArraySlice<NewContact>, now: String, skippingTakenIDs: Bool = false
     ) throws -> [Result<String, ContactsDBError>] {
+        var now = now
         var results: [Result<String, ContactsDBError>] = []
         results.reserveCapacity(contacts.count)
         var written: [(pk: Int64, contact: Int)] = []
@@ -109,11 +101,24 @@ package final class ContactWriter {
         // retain every one of its texts and lists.
         try contacts.withUnsafeBufferPointer { contacts in
             for index in contacts.indices {
-                let id = contacts[index].draft.id ?? UUID().uuidString.lowercased()
+                var id = contacts[index].draft.id ?? UUID().uuidString.lowercased()
                 do {
-                    var values = contactValues(contacts[index].draft, contacts[index].derived, createdAt: now, updatedAt: now)
-                    values += [.text(id), .int(revision), .bool(contacts[index].draft.isFavorite)]
-                    try insertContact.execute(values)
+                    // After the encoded row: createdAt, updatedAt and revision
+                    // (``contactColumns``), then id, addedRevision and whether
+                    // the contact is a favorite.
+                    try contacts[index].rows.withContactBound(to: insertContact) { next in
+                        try id.withUTF8 { id in
+                            insertContact.bindText(UnsafeRawBufferPointer(id), at: next + 3)
+                            insertContact.bind(Int64(revision), at: next + 2)
+                            insertContact.bind(Int64(revision), at: next + 4)
+                            insertContact.bind(contacts[index].draft.isFavorite ? 1 : 0, at: next + 5)
+                            try now.withUTF8 { now in
+                                insertContact.bindText(UnsafeRawBufferPointer(now), at: next)
+                                insertContact.bindText(UnsafeRawBufferPointer(now), at: next + 1)
+                                try insertContact.run()
+                            }
+                        }
+                    }
                 } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
                     let path = contacts[index].path
                     let taken = ContactsDBError.duplicateContactID(field: path.isEmpty ? "id" : "\(path).id", id: id)
@@ -143,12 +148,21 @@ package final class ContactWriter {
         for statement in deleteChildren { try statement.execute(.int(Int(pk))) }
         let derived = DerivedFields(draft, regions: regions, thumbnailing: !keepingPhoto)
         if !keepingPhoto { try photos.write(pk: pk, draft.photo, derived.photo) }
-        try updateContact.execute(contactValues(
-            draft, derived, createdAt: Timestamp.string(from: createdAt), updatedAt: Timestamp.string(from: updatedAt))
-            + [.int(Int(pk))])
-        try [NewContact(draft: draft, derived: derived, path: "")].withUnsafeBufferPointer {
-            try writeChildren([(pk, 0)], of: $0)
+        let contact = NewContact(draft: draft, derived: derived, path: "")
+        var (created, updated) = (Timestamp.string(from: createdAt), Timestamp.string(from: updatedAt))
+        // After the encoded row: createdAt, updatedAt and revision, then the key.
+        try contact.rows.withContactBound(to: updateContact) { next in
+            try created.withUTF8 { created in
+                try updated.withUTF8 { updated in
+                    updateContact.bindText(UnsafeRawBufferPointer(created), at: next)
+                    updateContact.bindText(UnsafeRawBufferPointer(updated), at: next + 1)
+                    updateContact.bind(Int64(revision), at: next + 2)
+                    updateContact.bind(pk, at: next + 3)
+                    try updateContact.run()
+                }
+            }
         }
+        try [contact].withUnsafeBufferPointer { try writeChildren([(pk, 0)], of: $0) }
         try draft.isFavorite ? favorites.append(pk) : favorites.remove(pk)
     }
 
@@ -166,89 +180,14 @@ package final class ContactWriter {
 
     // MARK: - Non public
 
-    private func contactValues(
-        _ draft: ContactDraft, _ derived: DerivedFields, createdAt: String, updatedAt: String
-    ) -> [SQLiteStatement.Value] {
-        var values: [SQLiteStatement.Value] = [
-            .text(draft.firstName), .text(draft.lastName), .text(draft.company), .int(draft.age),
-            .text(derived.displayName), .text(derived.sortName), .text(derived.sectionKey), .int(derived.sortIndex),
-            .blob(derived.sortKey), .blob(derived.firstNameKey), .blob(derived.lastNameKey), .blob(derived.companyKey),
-            .text(derived.companyFolded), .int(derived.attributes.rawValue), .text(derived.nameWordsText),
-            .text(createdAt), .text(updatedAt), .int(revision), .text(draft.kind.rawValue), .text(derived.formattedName),
-        ]
-        // One array for the row and what the insert adds after it.
-        values.reserveCapacity(Self.contactColumns.count + 3)
-        var details = draft.details
-        ContactDetailColumns.forEachText(of: &details) { _, text in values.append(.text(text)) }
-        values.append(.text(derived.searchWords))
-        return values
-    }
-
     /// Writes the children of `contacts` whose rows are `rows`, table by
     /// table. The name words go in as they come: sorting a batch's words
     /// first saved SQLite a tenth of its time for them and cost more in
     /// comparisons than that.
     private func writeChildren(_ rows: [(pk: Int64, contact: Int)], of contacts: UnsafeBufferPointer<NewContact>) throws {
-        for row in rows {
-            for word in contacts[row.contact].derived.nameWords { try insertWord.execute(.blob(word), .int(Int(row.pk))) }
-        }
-        for row in rows {
-            for (position, phone) in contacts[row.contact].draft.phones.enumerated() {
-                try insertPhone.execute(
-                    .int(Int(row.pk)), .int(position), .text(phone.type), .text(phone.value),
-                    .text(contacts[row.contact].derived.phonesNormalized[position]), .bool(phone.preferred),
-                    .text(phone.parameters), .text(contacts[row.contact].derived.phonesDisplayed[position]))
-            }
-        }
-        for row in rows {
-            let emails = zip(contacts[row.contact].draft.emails, contacts[row.contact].derived.emailsFolded)
-            for (position, (email, folded)) in emails.enumerated() {
-                try insertEmail.execute(
-                    .int(Int(row.pk)), .int(position), .text(email.type), .text(email.value), .text(folded),
-                    .bool(email.preferred), .text(email.parameters))
-            }
-        }
-        for row in rows {
-            let addresses = zip(contacts[row.contact].draft.addresses, contacts[row.contact].derived.addressesFolded)
-            for (position, (address, folded)) in addresses.enumerated() {
-                try insertAddress.execute(
-                    .int(Int(row.pk)), .int(position), .text(address.type), .text(address.street1), .text(address.street2),
-                    .text(address.city), .text(address.state), .text(address.zipcode), .text(address.country),
-                    .text(folded.city), .text(folded.country), .text(address.poBox), .bool(address.preferred),
-                    .text(address.parameters))
-            }
-        }
-        for row in rows {
-            for (position, messenger) in contacts[row.contact].draft.messengers.enumerated() {
-                try insertMessenger.execute(.int(Int(row.pk)), .int(position), .text(messenger.service),
-                                            .text(messenger.handle), .text(messenger.parameters))
-            }
-        }
-        for row in rows {
-            for (position, date) in contacts[row.contact].draft.details.dates.enumerated() {
-                try insertDate.execute(.int(Int(row.pk)), .int(position), .text(date.type), .text(date.value), .text(date.parameters))
-            }
-        }
-        for row in rows {
-            for (position, url) in contacts[row.contact].draft.details.urls.enumerated() {
-                try insertURL.execute(.int(Int(row.pk)), .int(position), .text(url.type), .text(url.value), .text(url.parameters))
-            }
-        }
-        for row in rows {
-            for (position, relation) in contacts[row.contact].draft.details.relations.enumerated() {
-                try insertRelation.execute(.int(Int(row.pk)), .int(position), .text(relation.type), .text(relation.name))
-            }
-        }
-        for row in rows {
-            for (position, profile) in contacts[row.contact].draft.details.socialProfiles.enumerated() {
-                try insertProfile.execute(
-                    .int(Int(row.pk)), .int(position), .text(profile.service), .text(profile.handle), .text(profile.url))
-            }
-        }
-        for row in rows {
-            for (position, line) in contacts[row.contact].draft.details.extra.enumerated() {
-                try insertExtra.execute(.int(Int(row.pk)), .int(position), .text(line))
-            }
+        for table in ContactRows.Table.children {
+            let insert = insertChildren[table.rawValue]!
+            for row in rows { try contacts[row.contact].rows.insert(table, pk: row.pk, with: insert) }
         }
         for row in rows {
             for name in contacts[row.contact].draft.groups { try groups.add(row.pk, toGroupNamed: name) }

@@ -39,7 +39,7 @@ final class SQLiteStatement {
     /// binding recurses, so that the step runs while every value's bytes
     /// are being accessed, as long as SQLite reads them.
     private func bindAndStep(_ values: [Value], from index: Int) throws {
-        guard index < values.count else { return try step() }
+        guard index < values.count else { return try run() }
         let position = Int32(index + 1)
         switch values[index] {
         case .null:
@@ -60,7 +60,30 @@ final class SQLiteStatement {
         try bindAndStep(values, from: index + 1)
     }
 
-    private func step() throws {
+    // The binding for values whose bytes the caller keeps until ``run()``
+    // returns (``ContactRows``): SQLite reads them in place.
+
+    func bind(_ value: Int64, at position: Int32) {
+        sqlite3_bind_int64(handle, position, value)
+    }
+
+    func bindNull(at position: Int32) {
+        sqlite3_bind_null(handle, position)
+    }
+
+    func bindText(_ bytes: UnsafeRawBufferPointer, at position: Int32) {
+        // A null pointer would bind NULL, not an empty text.
+        sqlite3_bind_text(handle, position, (bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!)
+            .assumingMemoryBound(to: CChar.self), Int32(bytes.count), nil)
+    }
+
+    func bindBlob(_ bytes: UnsafeRawBufferPointer, at position: Int32) {
+        sqlite3_bind_blob(handle, position, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(bytes.count), nil)
+    }
+
+    /// Runs the statement with the values bound so far, to completion, and
+    /// resets it.
+    func run() throws {
         let code = sqlite3_step(handle)
         sqlite3_reset(handle)
         // The bound bytes are gone once the binding returns.
