@@ -66,19 +66,23 @@ package final class ContactWriter {
         try insert([NewContact(draft: draft, derived: derived, path: path)][...], now: now)[0].get()
     }
 
-    /// A validated draft with its derived fields, and where it was read;
-    /// its rows are encoded as it is made, on the thread that derived it.
+    /// A validated draft with its derived fields, and where it was read:
+    /// its rows encoded as it is made, on the thread that derived it, and
+    /// what else the writer needs. The draft's texts and lists are let go
+    /// there too, where they were made, rather than on the writer's thread.
     package struct NewContact: Sendable {
-        package let draft: ContactDraft
-        package let derived: DerivedFields
-        package let path: String
         let rows: ContactRows
+        let id: String?
+        let isFavorite: Bool
+        let groups: [String]
+        let photo: ContactPhoto?
+        let image: PhotoImage?
+        let path: String
 
         package init(draft: ContactDraft, derived: DerivedFields, path: String) {
-            self.draft = draft
-            self.derived = derived
-            self.path = path
             rows = ContactRows(draft, derived)
+            (id, isFavorite, groups, photo, image) = (draft.id, draft.isFavorite, draft.groups, draft.photo, derived.photo)
+            self.path = path
         }
     }
 
@@ -101,7 +105,7 @@ package final class ContactWriter {
         // retain every one of its texts and lists.
         try contacts.withUnsafeBufferPointer { contacts in
             for index in contacts.indices {
-                var id = contacts[index].draft.id ?? UUID().uuidString.lowercased()
+                var id = contacts[index].id ?? UUID().uuidString.lowercased()
                 do {
                     // After the encoded row: createdAt, updatedAt and revision
                     // (``contactColumns``), then id, addedRevision and whether
@@ -111,7 +115,7 @@ package final class ContactWriter {
                             insertContact.bindText(UnsafeRawBufferPointer(id), at: next + 3)
                             insertContact.bind(Int64(revision), at: next + 2)
                             insertContact.bind(Int64(revision), at: next + 4)
-                            insertContact.bind(contacts[index].draft.isFavorite ? 1 : 0, at: next + 5)
+                            insertContact.bind(contacts[index].isFavorite ? 1 : 0, at: next + 5)
                             try now.withUTF8 { now in
                                 insertContact.bindText(UnsafeRawBufferPointer(now), at: next)
                                 insertContact.bindText(UnsafeRawBufferPointer(now), at: next + 1)
@@ -128,8 +132,8 @@ package final class ContactWriter {
                 }
                 let pk = insertContact.lastInsertedRowID
                 written.append((pk, index))
-                if contacts[index].draft.photo != nil {
-                    try photos.write(pk: pk, contacts[index].draft.photo, contacts[index].derived.photo)
+                if contacts[index].photo != nil {
+                    try photos.write(pk: pk, contacts[index].photo, contacts[index].image)
                 }
                 if mayJoinPendingGroups { try groups.joinPendingGroups(pk, id: id) }
                 results.append(.success(id))
@@ -190,7 +194,7 @@ package final class ContactWriter {
             for row in rows { try contacts[row.contact].rows.insert(table, pk: row.pk, with: insert) }
         }
         for row in rows {
-            for name in contacts[row.contact].draft.groups { try groups.add(row.pk, toGroupNamed: name) }
+            for name in contacts[row.contact].groups { try groups.add(row.pk, toGroupNamed: name) }
         }
     }
 }
