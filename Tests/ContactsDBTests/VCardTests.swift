@@ -193,6 +193,18 @@ import Testing
         #expect(contact.phones.map(\.value) == ["+1 415 555 0100"])
     }
 
+    /// A photo's text loses its white space byte by byte when it is ASCII,
+    /// and by characters otherwise: the same as by characters throughout,
+    /// on random runs of base64 letters and every kind of white space.
+    @Test func aPhotosWhiteSpaceGoesAsCharactersWouldSay() {
+        let pieces = ["QUJD", "+/=", "\t", "\n", "\u{0B}", "\u{0C}", "\r", "\r\n", " ", "\u{A0}", "\u{2028}", "\u{3000}", "é"]
+        var random = SplitMix64(seed: 7)
+        for _ in 0..<2_000 {
+            let text = (0..<random.below(12)).map { _ in pieces[random.below(pieces.count)] }.joined()
+            #expect(VCardPropertyMapper.withoutWhiteSpace(Substring(text)) == Data(String(text.filter { !$0.isWhitespace }).utf8))
+        }
+    }
+
     /// vCard 2.1's quoted-printable soft breaks, with the next line indented
     /// or not, leave neither "=" nor a break; a backslash that ends a line
     /// carries the value on to the next.

@@ -186,10 +186,19 @@ struct VCardPropertyMapper {
         } else {
             return nil
         }
-        // Folding may leave spaces in the value.
-        guard let data = Data(base64Encoded: String(base64.filter { !$0.isWhitespace })), !data.isEmpty else { return nil }
+        guard let data = Data(base64Encoded: withoutWhiteSpace(base64)), !data.isEmpty else { return nil }
         guard let declared else { return ContactPhoto(data: data) }
         return ContactPhoto(mediaType: declared, data: data)
+    }
+
+    /// A photo's base64 text without the white space folding may leave in
+    /// it. Byte by byte when it is ASCII, as base64 is: by characters, a
+    /// 100 KB photo's text took a third of a photo-heavy import's time.
+    static func withoutWhiteSpace(_ text: Substring) -> Data {
+        guard text.utf8.allSatisfy({ $0 < 0x80 }) else { return Data(String(text.filter { !$0.isWhitespace }).utf8) }
+        // ASCII's white space: tab, line feed, vertical tab, form feed,
+        // carriage return and space.
+        return Data(text.utf8.filter { !(0x09...0x0D).contains($0) && $0 != 0x20 })
     }
 
     /// Keeps a line verbatim in `extra`; returns false.
