@@ -5,17 +5,16 @@ import Foundation
 /// derived the contact, into one buffer. The writer then binds each value
 /// where it lies, reading the buffer front to back, rather than gathering
 /// the values from the draft's texts and lists, each stored apart, and
-/// boxing them: that gathering took a third of the writer's time, which
-/// is the import's one thread that cannot be shared.
+/// boxing them on the one thread an import cannot share.
 ///
 /// The buffer starts with each table's section's offset (4 bytes each); a
 /// section is its row count (4 bytes), then its rows; a value is a tag
 /// byte, then an integer's 8 bytes, or a text's or blob's length (4 bytes)
 /// and its bytes.
-package struct ContactRows: Sendable {
+struct ContactRows: Sendable {
     /// The tables whose rows are encoded, in the order of their sections;
     /// each child row starts with its `position` but for `nameWord`.
-    package enum Table: Int, CaseIterable, Sendable {
+    enum Table: Int, CaseIterable, Sendable {
         case contact, nameWord, phone, email, address, messenger, date, url, relation, profile, extra
 
         var name: String {
@@ -64,7 +63,7 @@ package struct ContactRows: Sendable {
     /// The sections' starts (4 bytes each), then the sections.
     private let bytes: [UInt8]
 
-    package init(_ draft: ContactDraft, _ derived: DerivedFields) {
+    init(_ draft: ContactDraft, _ derived: DerivedFields) {
         // Measured first and then written, each in one pass over the same
         // fields, so that the buffer is allocated once at its size.
         var size = Sizer()
@@ -72,6 +71,7 @@ package struct ContactRows: Sendable {
         bytes = [UInt8](unsafeUninitializedCapacity: size.count) { buffer, initialized in
             var writer = Writer(base: UnsafeMutableRawPointer(buffer.baseAddress!))
             Self.encode(draft, derived, into: &writer)
+            assert(writer.offset == size.count, "the sizer and the writer disagree")
             initialized = writer.offset
         }
     }

@@ -11,10 +11,11 @@ import GRDB
 /// the table held before it, and at least ``minimumContacts``, so that a
 /// small import into a large database keeps indexes it would otherwise
 /// rebuild whole; or before the first contact, when the writer expects
-/// that many to come (``expect(_:_:)``). Everything dropped is recreated from its own stored SQL
-/// in the same transaction: a failed import rolls the drop back with the
-/// rest, and the schema after an import is the schema before it. The
-/// favorites' index stays, as an import reads it to append each favorite.
+/// that many to come (``expect(_:_:)``). Everything dropped is recreated
+/// from its own stored SQL in the same transaction: a failed import rolls
+/// the drop back with the rest, and the schema after an import is the
+/// schema before it. The favorites' index stays, as an import reads it to
+/// append each favorite.
 /// Only the insert triggers are deferred, so a writer that defers may only
 /// insert contacts, or must call ``stopDeferring(_:)`` before it updates or
 /// deletes one: an update or a delete would reach the search index for a
