@@ -22,6 +22,8 @@ import Testing
     ) throws -> ContactStore {
         let store = try ContactStore.makeEmpty()
         try store.add(Array(Self.drafts.prefix(60)))
+        // What deferring at once takes the 240 to announce: 60 contacts' bytes.
+        if atOnce { #expect(ContactStore.json(Self.drafts.dropFirst(60)).count >= 60 * ImportPipeline.bytesPerContact) }
         try store.importAll(Array(Self.drafts.dropFirst(60)), deferringAfter: minimum, atOnce: atOnce, searchingEvery: interval)
         return store
     }
@@ -75,7 +77,7 @@ import Testing
     /// A deferred import says where its time went: every phase it went
     /// through took time, and one written row by row rebuilt nothing.
     @Test func aDeferredImportTimesEachPhase() throws {
-        let json = Data(("[" + Self.drafts.map(\.jsonText).joined(separator: ",") + "]").utf8)
+        let json = ContactStore.json(Self.drafts)
         func phases(deferringAfter minimum: Int) throws -> ImportPhases {
             try ContactStore.makeEmpty().write { db in
                 try ImportPipeline(inputs: [.data(json, source: "big.json")], deferringIndexesAfter: minimum).run(db)
@@ -124,13 +126,18 @@ import Testing
 extension ContactStore {
     func importAll(_ drafts: [ContactDraft], deferringAfter minimum: Int, atOnce: Bool = false,
                    searchingEvery interval: Int = DeferredIndexes.searchCatchUpContacts) throws {
-        let json = Data(("[" + drafts.map(\.jsonText).joined(separator: ",") + "]").utf8)
+        let json = Self.json(drafts)
         do {
             _ = try write { db in
                 try ImportPipeline(inputs: [.data(json, source: "big.json")], deferringIndexesAfter: minimum,
                                    searchCatchUpContacts: interval, deferringAtOnce: atOnce).run(db)
             }
         }
+    }
+
+    /// The drafts as one JSON array, as an import reads them.
+    static func json(_ drafts: some Sequence<ContactDraft>) -> Data {
+        Data(("[" + drafts.map(\.jsonText).joined(separator: ",") + "]").utf8)
     }
 
     func schemaVersion() throws -> Int {

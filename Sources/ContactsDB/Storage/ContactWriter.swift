@@ -5,8 +5,8 @@ import GRDB
 /// once for a whole write transaction.
 package final class ContactWriter {
     private let insertContact, updateContact: SQLiteStatement
-    /// Each child table's insert, by ``ContactRows/Table`` raw value.
-    private let insertChildren: [SQLiteStatement?]
+    /// Each child table with its insert, in the order they are written.
+    private let insertChildren: [(table: ContactRows.Table, statement: SQLiteStatement)]
     private let deleteChildren: [SQLiteStatement]
     private let favorites: FavoriteList
     private let groups: GroupWriter
@@ -37,12 +37,11 @@ package final class ContactWriter {
         updateContact = try SQLiteStatement(db, """
             UPDATE contact SET \(columns.map { "\($0) = ?" }.joined(separator: ", ")) WHERE pk = ?
             """)
-        insertChildren = try ContactRows.Table.allCases.map { table in
-            guard table != .contact else { return nil }
-            return try SQLiteStatement(db, """
+        insertChildren = try ContactRows.Table.children.map { table in
+            (table, try SQLiteStatement(db, """
                 INSERT INTO \(table.name) (contactPk, \(table.columns.joined(separator: ", ")))
                 VALUES (?\(String(repeating: ", ?", count: table.columns.count)))
-                """)
+                """))
         }
         // Every table whose rows belong to one contact and are rewritten with it.
         deleteChildren = try (ContactRows.Table.children.map(\.name) + ["groupMember"]).map {
@@ -189,8 +188,7 @@ package final class ContactWriter {
     /// first saved SQLite a tenth of its time for them and cost more in
     /// comparisons than that.
     private func writeChildren(_ rows: [(pk: Int64, contact: Int)], of contacts: UnsafeBufferPointer<NewContact>) throws {
-        for table in ContactRows.Table.children {
-            let insert = insertChildren[table.rawValue]!
+        for (table, insert) in insertChildren {
             for row in rows { try contacts[row.contact].rows.insert(table, pk: row.pk, with: insert) }
         }
         for row in rows {
