@@ -54,12 +54,13 @@ let card = """
 let imported = try store.importContacts(Data(card.utf8), source: "grace.vcf")
 
 // snippet.sync
-// ContactsDBSync adds the CardDAV remote: found from the server's URL,
-// the password read from its source at each sync, never stored.
+// ContactsDBSync adds a CardDAV remote to a book (here a new book "home"):
+// found from the server's URL, the password read from its source at each
+// sync, never stored.
 func syncWithServer(_ store: ContactStore) throws {
     try store.addRemote(Remote(name: "home", url: "https://dav.example.com/", username: "ada",
                                password: .environment("CONTACTS_PASSWORD")))
-    let report = try store.sync(prefer: .server)
+    let report = try store.sync(remote: "home", prefer: .server)
     print("pulled \(report.pulled.new) new, pushed \(report.pushed.changed) changed")
 }
 // snippet.end

@@ -28,6 +28,8 @@ public enum ContactsDBError: Error, LocalizedError, Equatable, Sendable {
     case groupNotFound(name: String)
     /// A group name already taken (names are compared without case).
     case groupExists(name: String)
+    /// Several books have a group of this name, and none was named.
+    case ambiguousGroup(name: String, books: [String])
     /// A merge of fewer than two distinct contacts.
     case tooFewToMerge(ids: [String])
     /// A merge record id that names no merge (never made, or taken back).
@@ -80,6 +82,8 @@ public enum ContactsDBError: Error, LocalizedError, Equatable, Sendable {
     case remoteRefusedCredentials(url: String)
     /// No sync conflict has that id.
     case conflictNotFound(id: Int)
+    /// An address book that cannot be used as asked.
+    case invalidBook(BookProblem)
 
     /// One sentence: the problem, then the advice.
     public var errorDescription: String? { sentence(advice: advice) }
@@ -115,6 +119,8 @@ public enum ContactsDBError: Error, LocalizedError, Equatable, Sendable {
                 : "The contact \"\(id)\" has no photo"
         case let .groupNotFound(name):
             return "No group is named \"\(name)\""
+        case let .ambiguousGroup(name, books):
+            return "The books \(books.map { "\"\($0)\"" }.joined(separator: ", ")) each have a group \"\(name)\""
         case let .groupExists(name):
             return "A group named \"\(name)\" already exists (names are compared without case)"
         case let .tooFewToMerge(ids):
@@ -163,6 +169,8 @@ public enum ContactsDBError: Error, LocalizedError, Equatable, Sendable {
             return "The remote \(url) failed: \(reason)"
         case let .remoteRefusedCredentials(url):
             return "The remote \(url) refused the credentials"
+        case let .invalidBook(problem):
+            return problem.problem
         case let .conflictNotFound(id):
             return "There is no sync conflict \(id)"
         }
@@ -175,6 +183,7 @@ public enum ContactsDBError: Error, LocalizedError, Equatable, Sendable {
         case .malformedJSON: return "fix the file and try again"
         case .contactsNotFound(let ids) where ids.count > 1: return "nothing was changed"
         case .groupExists: return "choose another name"
+        case .ambiguousGroup: return "name the book too"
         case .mergedContactExists: return "delete or rename that contact first; nothing was changed"
         case .duplicateContactID: return "give another id or leave it out"
         case .databaseTooNew: return "use that newer build to open it"
@@ -187,6 +196,7 @@ public enum ContactsDBError: Error, LocalizedError, Equatable, Sendable {
         case .revisionConflict: return "read it again and retry"
         case .foreignChangeToken, .expiredChangeToken: return "read the changes again from scratch"
         case let .invalidRemote(problem): return problem.advice
+        case let .invalidBook(problem): return problem.advice
         case .remoteAnswerUnreadable: return "check the URL, then sync again"
         case .remoteUnavailable: return "check the URL and that the server is up, then sync again"
         case .remoteRefusedCredentials: return "check the username and the password's source, then sync again"
@@ -208,8 +218,6 @@ extension ContactsDBError {
         case credentialsInURL
         /// Plain http to a host other than this machine.
         case plainHTTP(host: String)
-        /// A database syncs with one remote, and has this one.
-        case secondRemote(name: String, url: String)
         /// The environment variable said to hold the password is not set.
         case passwordVariableUnset(variable: String, remote: String)
         /// No address book of that name; the server's are listed.
@@ -224,7 +232,6 @@ extension ContactsDBError {
             case let .notHTTP(text): return "\"\(text)\" is not an http or https URL"
             case .credentialsInURL: return "The URL holds a username or a password, which would be stored and shown with it"
             case let .plainHTTP(host): return "Plain http is refused for \(host), which is not this machine"
-            case let .secondRemote(name, url): return "This database already syncs with the remote \"\(name)\" (\(url)); a database has one remote"
             case let .passwordVariableUnset(variable, remote):
                 return "The environment variable \(variable), which holds the password of the remote \"\(remote)\", is not set"
             case let .noAddressBookNamed(name, available):
@@ -238,7 +245,6 @@ extension ContactsDBError {
             case .notAURL, .notHTTP: return "give the address book's or the server's https URL"
             case .credentialsInURL: return "give them apart from the URL"
             case .plainHTTP: return "use https"
-            case .secondRemote: return "remove it first"
             case .passwordVariableUnset: return "set it and try again"
             case .severalAddressBooks: return "choose one by name"
             case .nameNotOneWord, .noAddressBookNamed: return nil
@@ -278,6 +284,63 @@ extension ContactsDBError {
                 return "The photo is \(width) by \(height) pixels, more than the \(limit) a photo may have; give a smaller image."
             case let .undecodable(format, reason):
                 return "The photo's \(format) data is truncated or corrupt (\(reason)); give the file again whole."
+            }
+        }
+    }
+}
+
+extension ContactsDBError {
+    /// Why an address book cannot be used as asked (SPEC §Several address
+    /// books in one database).
+    public enum BookProblem: Equatable, Sendable {
+        /// No book has this name.
+        case notFound(String)
+        /// A book has this name already, in some case.
+        case exists(String)
+        /// A name that is empty or holds a control character.
+        case invalidName(String)
+        /// The book holds contacts, which would go with it.
+        case notEmpty(name: String, contacts: Int)
+        /// The default book cannot be deleted.
+        case isDefault(String)
+        /// A collection bound to a book already.
+        case collectionBound(url: String, book: String)
+        /// The book is bound to a remote already.
+        case hasRemote(name: String, url: String)
+        /// A book given as its own destination.
+        case sameBook(String)
+        /// A contact and a group of different books: a group holds only
+        /// contacts of its own book.
+        case contactInOtherBook(id: String, book: String, group: String, groupBook: String)
+
+        var problem: String {
+            switch self {
+            case let .notFound(name): return "There is no address book named \"\(name)\""
+            case let .exists(name): return "An address book named \"\(name)\" exists already"
+            case let .invalidName(name):
+                return "\"\(name)\" cannot name an address book: a name is one line of visible text"
+            case let .notEmpty(name, contacts):
+                return "The address book \"\(name)\" holds \(contacts) contact\(contacts == 1 ? "" : "s")"
+            case let .isDefault(name): return "The address book \"\(name)\" is the default and cannot be deleted"
+            case let .collectionBound(url, book): return "The address book at \(url) is bound to the book \"\(book)\" already"
+            case let .hasRemote(name, url): return "The book \"\(name)\" syncs with \(url) already"
+            case let .sameBook(name): return "The contacts are in the book \"\(name)\" already"
+            case let .contactInOtherBook(id, book, group, groupBook):
+                return "The contact \"\(id)\" is in the book \"\(book)\", and the group \"\(group)\" is in \"\(groupBook)\""
+            }
+        }
+
+        var advice: String? {
+            switch self {
+            case .notFound: return "list the books to see their names"
+            case .exists: return "choose another name"
+            case .invalidName: return nil
+            case .notEmpty: return "move them to another book first, or delete them"
+            case .isDefault: return "make another book the default first"
+            case .collectionBound: return "a collection syncs with one book"
+            case .hasRemote: return "remove that remote first"
+            case .sameBook: return "nothing was changed"
+            case .contactInOtherBook: return "a group holds contacts of its own book only"
             }
         }
     }

@@ -71,14 +71,18 @@ extension ContactsDBError {
         case let .contactsNotFound(ids) where ids.count == 1: return "`contactsdb query` lists the ids"
         case .photoNotFound(_, thumbnail: false): return "`contactsdb photo set` gives it one"
         case .groupNotFound: return "`contactsdb group list` lists the groups"
+        case .ambiguousGroup: return "name it with --book"
         case .notContactsDatabase: return "pass another --db path"
         case .foreignChangeToken, .expiredChangeToken:
             return "sync again from scratch with `contactsdb changes` without --since"
         case .invalidRemote(.credentialsInURL):
             return "give the username with --username and the password with --password-env, --password-file or ~/.netrc, not in the URL"
-        case let .invalidRemote(.secondRemote(name, _)): return "remove it first with `contactsdb remote remove \(name)`"
+        case let .invalidBook(.hasRemote(name, _)): return "remove it first with `contactsdb remote remove \(name)`"
         case .invalidRemote(.severalAddressBooks): return "choose one with --addressbook NAME"
-        case .remoteNotFound(_?): return "`contactsdb remote list` shows the one there is"
+        case .remoteNotFound(_?): return "`contactsdb remote list` lists them"
+        case .invalidBook(.notFound): return "`contactsdb book list` lists them"
+        case .invalidBook(.notEmpty): return "move them first with `book delete NAME --move-to BOOK`, or delete them"
+        case .invalidBook(.isDefault): return "make another book the default first with `contactsdb book default NAME`"
         case .remoteNotFound(nil): return "add one with `contactsdb remote add NAME URL`"
         case .conflictNotFound: return "`contactsdb conflicts` lists them"
         case .mergeNotFound: return "`contactsdb merges` lists them"
@@ -92,7 +96,7 @@ extension ContactsDBError {
         case .contactsNotFound, .photoNotFound, .groupNotFound, .remoteNotFound, .conflictNotFound, .mergeNotFound,
              .mergedContactExists:
             return 1
-        case .invalidRemote, .tooFewToMerge: return 64
+        case .invalidRemote, .invalidBook, .ambiguousGroup, .tooFewToMerge: return 64
         // sysexits' EX_UNAVAILABLE and EX_NOPERM.
         case .remoteUnavailable, .remoteAnswerUnreadable: return 69
         case .remoteRefusedCredentials: return 77

@@ -10,7 +10,7 @@ import Foundation
 /// and runs it, as git runs `git-foo` (``SyncHelper``).
 package protocol RemoteAccess: Sendable {
     func addRemote(_ remote: Remote, addressBook: String?, timeout: Double, to store: ContactStore) throws -> Remote
-    func sync(_ store: ContactStore, prefer: SyncPreference, dryRun: Bool, timeout: Double,
+    func sync(_ store: ContactStore, remote: String, prefer: SyncPreference, dryRun: Bool, timeout: Double,
               progress: @escaping (Int, Int) -> Void) throws -> SyncReport
 }
 

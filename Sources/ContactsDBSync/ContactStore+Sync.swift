@@ -2,13 +2,14 @@ import ContactsDB
 import Foundation
 
 extension ContactStore {
-    // MARK: - The remote
+    // MARK: - Remotes
 
     /// Finds the address book behind `remote.url` (the collection itself,
     /// or a server or principal URL: RFC 6764's well-known URI,
-    /// current-user-principal, addressbook-home-set) and stores it as this
-    /// database's one remote. The password is read from its source to
-    /// discover, and never stored.
+    /// current-user-principal, addressbook-home-set) and binds it to the
+    /// book `remote.name`: a new book, or an existing one without a remote,
+    /// whose contacts the first sync then pushes. The password is read from
+    /// its source to discover, and never stored.
     ///
     /// - parameter remote: its name, the URL to start from, the username
     ///   and where the password is.
@@ -16,8 +17,9 @@ extension ContactStore {
     ///   segment, needed when the server has several.
     /// - parameter timeout: seconds one request may take.
     /// - returns: the remote as stored, its URL the address book's.
-    /// - throws: `.invalidRemote` (a second remote, plain http to another
-    ///   host, several address books), `.remoteUnavailable`,
+    /// - throws: `.invalidRemote` (plain http to another host, several
+    ///   address books), `.invalidBook` (a book that has a remote, a
+    ///   collection bound to another book), `.remoteUnavailable`,
     ///   `.remoteRefusedCredentials`; nothing is written.
     @discardableResult
     public func addRemote(_ remote: Remote, addressBook: String? = nil, timeout: TimeInterval = Remote.defaultTimeout) throws -> Remote {
@@ -27,8 +29,8 @@ extension ContactStore {
     /// ``addRemote(_:addressBook:timeout:)`` over `transport`.
     @discardableResult
     package func addRemote(_ remote: Remote, addressBook: String? = nil, transport: any DAVTransport) throws -> Remote {
-        if let existing = try self.remote() {
-            throw Self.secondRemote(existing)
+        if let existing = try self.remote(named: remote.name) {
+            throw ContactsDBError.invalidBook(.hasRemote(name: existing.name, url: existing.url))
         }
         guard !remote.name.isEmpty, remote.name.allSatisfy({ !$0.isWhitespace && !$0.isNewline }) else {
             throw ContactsDBError.invalidRemote(.nameNotOneWord(remote.name))
@@ -40,20 +42,29 @@ extension ContactStore {
         var stored = remote
         stored.url = found.url.absoluteString
         try write { db in
-            if let existing = try SyncState.remote(db) { throw Self.secondRemote(existing.remote) }
-            try SyncState.insert(stored, vCardVersion: found.vCardVersion.rawValue, db)
+            if let existing = try SyncState.remote(named: remote.name, db) {
+                throw ContactsDBError.invalidBook(.hasRemote(name: existing.remote.name, url: existing.remote.url))
+            }
+            if let bound = try SyncState.remote(url: stored.url, db) {
+                throw ContactsDBError.invalidBook(.collectionBound(url: stored.url, book: bound.remote.name))
+            }
+            let book = try BookRecords.id(named: remote.name, db) ?? BookRecords.create(remote.name, db)
+            stored.name = try BookRecords.name(book, db)
+            try SyncState(book: book).insert(stored, vCardVersion: found.vCardVersion.rawValue, db)
         }
         return stored
     }
 
     // MARK: - Syncing
 
-    /// Syncs both ways with the remote (SPEC §CardDAV sync): pulls what the
-    /// server changed since the last sync, merging with what changed here,
-    /// then pushes what changed here. A second sync with nothing changed
-    /// sends no PUT or DELETE. Two syncs of one database never run at once:
-    /// the second waits the busy timeout, then fails with `.syncRunning`.
+    /// Syncs one book both ways with its remote (SPEC §CardDAV sync): pulls
+    /// what the server changed since the last sync, merging with what
+    /// changed here, then pushes what changed here. A second sync with
+    /// nothing changed sends no PUT or DELETE. No card of another book is
+    /// read or sent. Two syncs of one database never run at once: the
+    /// second waits the busy timeout, then fails with `.syncRunning`.
     ///
+    /// - parameter remote: the remote's (its book's) name.
     /// - parameter prefer: whose value wins a property both sides changed;
     ///   the other is kept as a `SyncConflict`.
     /// - parameter dryRun: count what would be pulled and pushed, reading
@@ -62,18 +73,18 @@ extension ContactStore {
     /// - parameter progress: called with the cards done and the total; in
     ///   the first sync of an empty database, while its one transaction is
     ///   open, so it must not use this store.
-    /// - throws: `.remoteNotFound(nil)` without a remote,
+    /// - throws: `.remoteNotFound(name)` for a book without a remote,
     ///   `.remoteUnavailable`, `.remoteRefusedCredentials`, `.invalidRemote`.
     ///   What was stored before a failure stays stored, consistent: the
     ///   next sync goes on from there. A pull into an empty database is
     ///   stored whole or not at all, as an import is.
-    public func sync(prefer: SyncPreference = .server, dryRun: Bool = false, timeout: TimeInterval = Remote.defaultTimeout,
-                     progress: ((Int, Int) -> Void)? = nil) throws -> SyncReport {
-        try sync(prefer: prefer, dryRun: dryRun, transport: HTTPTransport(timeout: timeout), progress: progress)
+    public func sync(remote name: String, prefer: SyncPreference = .server, dryRun: Bool = false,
+                     timeout: TimeInterval = Remote.defaultTimeout, progress: ((Int, Int) -> Void)? = nil) throws -> SyncReport {
+        try sync(remote: name, prefer: prefer, dryRun: dryRun, transport: HTTPTransport(timeout: timeout), progress: progress)
     }
 
-    /// ``sync(prefer:dryRun:timeout:progress:)`` over `transport`.
-    package func sync(prefer: SyncPreference = .server, dryRun: Bool = false, transport: any DAVTransport,
+    /// ``sync(remote:prefer:dryRun:timeout:progress:)`` over `transport`.
+    package func sync(remote name: String, prefer: SyncPreference = .server, dryRun: Bool = false, transport: any DAVTransport,
                       progress: ((Int, Int) -> Void)? = nil) throws -> SyncReport {
         let lock: DatabaseFile.Lock?
         do {
@@ -82,11 +93,13 @@ extension ContactStore {
             throw ContactsDBError.syncRunning(path: path)
         }
         defer { withExtendedLifetime(lock) {} }
-        guard let stored = try read(SyncState.remote) else { throw ContactsDBError.remoteNotFound(name: nil) }
+        guard let stored = try read({ db in try SyncState.remote(named: name, db) }) else {
+            throw ContactsDBError.remoteNotFound(name: name)
+        }
         let url = try Self.remoteURL(stored.remote.url)
         let client = DAVClient(credentials: try Credentials.read(for: stored.remote, host: url.host ?? ""), transport: transport)
         let database = SyncDatabase(read: { body in try self.read(body) }, write: { body in try self.write(body) })
-        return try SyncSession(database: database, client: client, collection: url,
+        return try SyncSession(database: database, state: SyncState(book: stored.book), client: client, collection: url,
                                version: VCardVersion(rawValue: stored.vCardVersion) ?? .v3,
                                prefer: prefer, groups: stored.remote.groups, dryRun: dryRun, workers: workers, progress: progress)
             .run(token: stored.syncToken)
@@ -104,9 +117,5 @@ extension ContactStore {
         }
         try DAVClient.requireSecure(url)
         return url
-    }
-
-    private static func secondRemote(_ existing: Remote) -> ContactsDBError {
-        .invalidRemote(.secondRemote(name: existing.name, url: existing.url))
     }
 }

@@ -14,11 +14,11 @@ extension SyncSession {
         var card = card
         let uid = card.uid ?? Self.stem(href)
         card.uid = uid
-        let synced = try SyncState.group(href: href, db) ?? SyncState.group(uid: uid, db)
-        let local = try GroupWriter.card(uid: uid, db) ?? (synced == nil ? GroupWriter.card(named: card.name, db) : nil)
+        let synced = try state.group(href: href, db) ?? state.group(uid: uid, db)
+        let local = try GroupWriter.card(uid: uid, book: state.book, db) ?? (synced == nil ? GroupWriter.card(named: card.name, book: state.book, db) : nil)
         // A PUT that arrived before its answer was stored: the server holds
         // what was pushed, agreed on by both.
-        let pushed = try SyncState.groupPushes(uid: uid, db).contains(card.agreement)
+        let pushed = try state.groupPushes(uid: uid, db).contains(card.agreement)
         let base = pushed ? card.agreement : synced?.base
         switch GroupPullDecision.decide(base: base, local: local, server: card, prefer: prefer) {
         case .nothing: break
@@ -30,17 +30,17 @@ extension SyncSession {
                 if local == nil { report.pulled.new += 1 } else { report.pulled.changed += 1 }
             }
         }
-        try SyncState.save(SyncedGroup(uid: uid, href: href, etag: etag, base: card.agreement), db)
+        try state.save(SyncedGroup(uid: uid, href: href, etag: etag, base: card.agreement), db)
     }
 
     /// A group card the server removed: its group goes too, unless it
     /// changed here (then it is pushed back). False for an href that holds
     /// no group card.
     func removeGroup(href: String, _ db: Database) throws -> Bool {
-        guard let synced = try SyncState.group(href: href, db) else { return false }
-        try SyncState.deleteGroup(uid: synced.uid, db)
-        if let local = try GroupWriter.card(uid: synced.uid, db), local.agreement == synced.base {
-            try GroupWriter.delete(uid: synced.uid, db)
+        guard let synced = try state.group(href: href, db) else { return false }
+        try state.deleteGroup(uid: synced.uid, db)
+        if let local = try GroupWriter.card(uid: synced.uid, book: state.book, db), local.agreement == synced.base {
+            try GroupWriter.delete(uid: synced.uid, book: state.book, db)
             report.pulled.deleted += 1
         }
         return true
@@ -51,8 +51,8 @@ extension SyncSession {
     func settleGroupConvention() throws {
         guard groups == nil, !dryRun else { return }
         try database.write { db in
-            let found: GroupConvention = try SyncState.groups(db).isEmpty ? .categories : .cards
-            try SyncState.setGroupConvention(found, db)
+            let found: GroupConvention = try state.groups(db).isEmpty ? .categories : .cards
+            try state.setGroupConvention(found, db)
             self.groups = found
         }
     }
@@ -74,8 +74,8 @@ extension SyncSession {
     private func sendGroupChanges() throws -> [String] {
         var puts: [(card: GroupCard, synced: SyncedGroup?, href: String)] = [], deletes: [SyncedGroup] = []
         try database.read { db in
-            let local = try GroupWriter.cards(db)
-            let synced = Dictionary(uniqueKeysWithValues: try SyncState.groups(db).map { ($0.uid, $0) })
+            let local = try GroupWriter.cards(book: state.book, db)
+            let synced = Dictionary(uniqueKeysWithValues: try state.groups(db).map { ($0.uid, $0) })
             for card in local {
                 guard let uid = card.uid else { continue }
                 let record = synced[uid]
@@ -92,7 +92,7 @@ extension SyncSession {
             return []
         }
         try database.write { db in
-            try SyncState.saveGroupPushes(puts.compactMap { item in item.card.uid.map { ($0, item.card.agreement) } }, db)
+            try state.saveGroupPushes(puts.compactMap { item in item.card.uid.map { ($0, item.card.agreement) } }, db)
         }
         let putAnswers = try client.sendAll(puts.map { item in
             DAVRequest(method: "PUT", url: url(item.href),
@@ -108,7 +108,7 @@ extension SyncSession {
             for (item, answer) in zip(puts, putAnswers) {
                 switch PushOutcome.ofPut(status: answer.status, isNew: item.synced == nil) {
                 case .stored, .alreadyGone:
-                    try SyncState.save(SyncedGroup(uid: item.card.uid ?? "", href: item.href, etag: answer.etag,
+                    try state.save(SyncedGroup(uid: item.card.uid ?? "", href: item.href, etag: answer.etag,
                                                    base: item.card.agreement), db)
                     if item.synced == nil { self.report.pushed.new += 1 } else { self.report.pushed.changed += 1 }
                 case .changedThere: retries.append(item.href)
@@ -119,9 +119,9 @@ extension SyncSession {
             for (synced, answer) in zip(deletes, deleteAnswers) {
                 switch PushOutcome.ofDelete(status: answer.status) {
                 case .stored:
-                    try SyncState.deleteGroup(uid: synced.uid, db)
+                    try state.deleteGroup(uid: synced.uid, db)
                     self.report.pushed.deleted += 1
-                case .alreadyGone: try SyncState.deleteGroup(uid: synced.uid, db)
+                case .alreadyGone: try state.deleteGroup(uid: synced.uid, db)
                 case .changedThere: retries.append(synced.href)
                 case .refused(let status):
                     self.report.skipped.append("\(synced.href): the server refused its deletion (\(status)); it is tried again at the next sync")

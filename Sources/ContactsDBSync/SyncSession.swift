@@ -30,6 +30,8 @@ struct SyncDatabase {
 /// synced is still newer than its record, so nothing is lost.
 final class SyncSession {
     let database: SyncDatabase
+    /// The book synced, and what its remote holds.
+    let state: SyncState
     let client: DAVClient
     let collection: URL
     let version: VCardVersion
@@ -60,8 +62,9 @@ final class SyncSession {
     /// photos of 100 KB, about 150 MB.
     static let pullBatchSize = 250
 
-    init(database: SyncDatabase, client: DAVClient, collection: URL, version: VCardVersion, prefer: SyncPreference,
-         groups: GroupConvention?, dryRun: Bool, workers: Int, progress: ((Int, Int) -> Void)?) {
+    init(database: SyncDatabase, state: SyncState, client: DAVClient, collection: URL, version: VCardVersion,
+         prefer: SyncPreference, groups: GroupConvention?, dryRun: Bool, workers: Int, progress: ((Int, Int) -> Void)?) {
+        self.state = state
         self.groups = groups
         self.workers = workers
         self.database = database
@@ -96,7 +99,7 @@ final class SyncSession {
         var listing = try list(since: token)
         var known: [String: String?] = [:], unconfirmed: Set<String> = [], isEmpty = false
         try database.read { db in
-            (known, unconfirmed, isEmpty) = (try SyncState.etags(db), try SyncState.unconfirmedHrefs(db), try SyncState.isEmpty(db))
+            (known, unconfirmed, isEmpty) = (try state.etags(db), try state.unconfirmedHrefs(db), try state.isEmpty(db))
         }
         if listing.isComplete {
             let present = Set(listing.members.map(\.href))
@@ -128,7 +131,7 @@ final class SyncSession {
         // time only if the token stays where it was.
         guard isComplete else { return }
         let finalToken = listing.token
-        try database.write { db in try SyncState.setSyncToken(finalToken, db) }
+        try database.write { db in try state.setSyncToken(finalToken, db) }
     }
 
     /// The members changed since `token` (sync-collection), or all of them:
@@ -257,7 +260,7 @@ final class SyncSession {
         }
         if intoEmptyDatabase {
             try database.write { db in
-                let writer = try ContactWriter(db)
+                let writer = try self.writer(db)
                 deferred = try DeferredIndexes(db, sortingThreads: workers)
                 defer { deferred = nil }
                 // Each href is one card, nearly always a contact.
@@ -273,11 +276,19 @@ final class SyncSession {
             var regions = PhoneRegions.default
             try database.read { db in regions = try Settings.phoneRegions(db) }
             try fetchAndRead(hrefs, regions: regions) { batch in
-                try self.database.write { db in try store(batch, try ContactWriter(db), db) }
+                try self.database.write { db in try store(batch, try self.writer(db), db) }
                 countDone(batch)
             }
         }
         return isComplete
+    }
+
+    /// A writer into the synced book, which takes a card whose UID is
+    /// another book's contact's id under an id of its own.
+    private func writer(_ db: Database) throws -> ContactWriter {
+        let writer = try ContactWriter(db, book: state.book)
+        writer.rehomingTakenIDs = true
+        return writer
     }
 
     /// What a pull into an empty database defers while it writes.
@@ -384,21 +395,27 @@ final class SyncSession {
     private func apply(href: String, etag: String?, _ server: ContactDraft, _ derived: DerivedFields,
                        _ writer: ContactWriter, _ db: Database) throws {
         var server = server
-        var synced = try SyncState.card(href: href, db)
+        var synced = try state.card(href: href, db)
         var id = synced?.contactId ?? server.id ?? Self.stem(href)
-        if synced == nil, var other = try SyncState.card(contactId: id, db), other.href != href {
+        if synced == nil, var other = try state.card(contactId: id, db), other.href != href {
             if moved.contains(other.href) {
                 // Moved on the server: the record follows the card.
                 other.href = href
                 synced = other
             } else {
-                // Two cards with one UID: the second becomes a contact of its own.
+                // Two cards with one UID: the second becomes a contact of
+                // its own, its card's UID kept to be written back.
+                server.uid = id
                 id += "#" + Self.stem(href)
             }
         }
         server.id = id
-        let stored = try ContactReader.stored(ids: [id], db).first
+        // A contact of another book with this id is another card: this
+        // one is taken in under an id of its own (``ContactWriter/rehomingTakenIDs``).
+        let stored = try ContactReader.stored(ids: [id], db).first.flatMap { $0.book == state.book ? $0 : nil }
         let local = try stored.flatMap { try ContactReader.withChildren([$0], db).first }
+        // The UID is the contact's, never a difference between the sides.
+        if let local { server.uid = local.uid }
         if groups == .cards { server = Self.keepingMembership(server, local?.groups ?? []) }
         // The version both sides last agreed on, and the contact's revision then.
         var baseJSON = synced?.base, agreedRevision = synced?.revision
@@ -417,7 +434,7 @@ final class SyncSession {
         switch decision.write {
         case .nothing: break
         case .insert(let draft):
-            _ = try writer.insert(draft, derived, at: href, now: Timestamp.string(from: now))
+            id = try writer.insert(draft, derived, at: href, now: Timestamp.string(from: now))
         case .replace(let draft):
             try deferred?.stopDeferring(db)
             var unusual = UnusualValues()
@@ -433,7 +450,7 @@ final class SyncSession {
             try record(SyncConflict(contactId: id, detectedAt: now, kept: conflict.kept, properties: conflict.properties,
                                     losing: conflict.losing), db)
         }
-        try SyncState.save(SyncedCard(contactId: id, href: href, etag: etag, revision: decision.revision ?? revision,
+        try state.save(SyncedCard(contactId: id, href: href, etag: etag, revision: decision.revision ?? revision,
                                       base: decision.keepsAgreedBase ? baseJSON : server.jsonText), db)
     }
 
@@ -443,9 +460,10 @@ final class SyncSession {
     /// says it removed had arrived: another client deleted it.
     private func remove(href: String, _ db: Database) throws {
         if try removeGroup(href: href, db) { return }
-        guard let synced = try SyncState.card(href: href, db) else { return }
-        try SyncState.deleteCard(contactId: synced.contactId, db)
-        let stored = try ContactReader.stored(ids: [synced.contactId], db).first
+        guard let synced = try state.card(href: href, db) else { return }
+        try state.deleteCard(contactId: synced.contactId, db)
+        // A contact moved to another book since is that book's now.
+        let stored = try ContactReader.stored(ids: [synced.contactId], db).first.flatMap { $0.book == state.book ? $0 : nil }
         let agreed = synced.base != nil ? synced.revision : synced.pushes.last?.revision
         switch RemovalDecision.decide(agreedRevision: agreed, localRevision: stored?.contact.revision) {
         case .forgetRecord: break
@@ -470,7 +488,7 @@ final class SyncSession {
     }
 
     private func record(_ conflict: SyncConflict, _ db: Database) throws {
-        try SyncState.insert(conflict, losing: conflict.losing?.jsonText, db)
+        try state.insert(conflict, losing: conflict.losing?.jsonText, db)
         report.conflicts += 1
     }
 
@@ -478,7 +496,7 @@ final class SyncSession {
 
     private func push() throws {
         var changes: (new: [String], changed: [String], deleted: [String]) = ([], [], [])
-        try database.read { db in changes = try SyncState.localChanges(db) }
+        try database.read { db in changes = try state.localChanges(db) }
         if dryRun {
             (report.pushed.new, report.pushed.changed, report.pushed.deleted) =
                 (changes.new.count, changes.changed.count, changes.deleted.count)
@@ -498,11 +516,11 @@ final class SyncSession {
         guard !retries.isEmpty else { return }
         var stale: [String] = []
         try database.read { db in
-            stale = try retries.map { id in try SyncState.card(contactId: id, db)?.href ?? self.newHref(id, db) }
+            stale = try retries.map { id in try state.card(contactId: id, db)?.href ?? self.newHref(id, db) }
         }
         total += stale.count
         try pullCards(stale)
-        try database.read { db in changes = try SyncState.localChanges(db) }
+        try database.read { db in changes = try state.localChanges(db) }
         // A card that cannot be read is not pushed over.
         let again = Set(retries).subtracting(zip(retries, stale).filter { unreadable.contains($0.1) }.map(\.0))
         let ids2 = (changes.new + changes.changed).filter(again.contains)
@@ -520,7 +538,7 @@ final class SyncSession {
         var unchanged: [SyncedCard] = []
         try database.read { db in
             for contact in try ContactReader.contacts(ids: ids, db) {
-                let synced = try SyncState.card(contactId: contact.id, db)
+                let synced = try state.card(contactId: contact.id, db)
                 // Changed only as the change counter sees it (a group card
                 // gained it as a member): the server's card says it all.
                 if var synced, let base = synced.base, synced.pushes.isEmpty,
@@ -541,8 +559,8 @@ final class SyncSession {
             }
         }
         try database.write { db in
-            for card in unchanged { try SyncState.save(card, db) }
-            try SyncState.savePushes(outgoing.map { ($0.contact.id, $0.href, $0.contact.revision, $0.contact.draft.jsonText) }, db)
+            for card in unchanged { try state.save(card, db) }
+            try state.savePushes(outgoing.map { ($0.contact.id, $0.href, $0.contact.revision, $0.contact.draft.jsonText) }, db)
         }
         let answers = try client.sendAll(outgoing.map { item in
             DAVRequest(method: "PUT", url: url(item.href), headers: item.headers,
@@ -563,7 +581,7 @@ final class SyncSession {
         }
         try database.write { db in
             for (card, isNew) in stored {
-                try SyncState.save(card, db)
+                try state.save(card, db)
                 if isNew { self.report.pushed.new += 1 } else { self.report.pushed.changed += 1 }
             }
         }
@@ -576,7 +594,7 @@ final class SyncSession {
     /// card the server changed since (412), which come back.
     private func delete(_ ids: [String]) throws -> [String] {
         var outgoing: [SyncedCard] = []
-        try database.read { db in outgoing = try ids.compactMap { try SyncState.card(contactId: $0, db) } }
+        try database.read { db in outgoing = try ids.compactMap { try state.card(contactId: $0, db) } }
         let answers = try client.sendAll(outgoing.map { synced in
             DAVRequest(method: "DELETE", url: url(synced.href), headers: [("If-Match", synced.etag ?? "*")])
         })
@@ -591,7 +609,7 @@ final class SyncSession {
             }
         }
         try database.write { db in
-            for id in gone { try SyncState.deleteCard(contactId: id, db) }
+            for id in gone { try state.deleteCard(contactId: id, db) }
         }
         done += ids.count
         progress?(done, total)
@@ -608,7 +626,7 @@ final class SyncSession {
     private func newHref(_ id: String, _ db: Database) throws -> String {
         let base = collection.path.hasSuffix("/") ? collection.path : collection.path + "/"
         let name = CardFileName.of(id)
-        if try SyncState.card(href: base + name, db).map({ $0.contactId == id }) ?? true {
+        if try state.card(href: base + name, db).map({ $0.contactId == id }) ?? true {
             return base + name
         }
         return base + Checksum.sha256(id.utf8).prefix(40) + ".vcf"

@@ -9,9 +9,9 @@ struct Network: RemoteAccess {
         try store.addRemote(remote, addressBook: addressBook, timeout: timeout)
     }
 
-    func sync(_ store: ContactStore, prefer: SyncPreference, dryRun: Bool, timeout: Double,
+    func sync(_ store: ContactStore, remote: String, prefer: SyncPreference, dryRun: Bool, timeout: Double,
               progress: @escaping (Int, Int) -> Void) throws -> SyncReport {
-        try store.sync(prefer: prefer, dryRun: dryRun, timeout: timeout, progress: progress)
+        try store.sync(remote: remote, prefer: prefer, dryRun: dryRun, timeout: timeout, progress: progress)
     }
 }
 

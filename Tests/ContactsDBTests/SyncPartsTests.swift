@@ -16,7 +16,7 @@ struct SyncPartsTests {
     /// draft and of its details must be among the merged ones.
     @Test func theMergeKnowsEveryStoredPropertyOfAContact() {
         let json = ["isFavorite": "favorite"]
-        let stored = (Mirror(reflecting: ContactDraft()).children.compactMap(\.label).filter { !["id", "details"].contains($0) }
+        let stored = (Mirror(reflecting: ContactDraft()).children.compactMap(\.label).filter { !["id", "uid", "details"].contains($0) }
             + Mirror(reflecting: ContactDetails()).children.compactMap(\.label))
             .map { json[$0] ?? $0 }
         #expect(Set(stored) == Set(ContactField.all.map(\.name)))

@@ -86,7 +86,7 @@ def run_checks(binary, folder, server, count, kills, rng):
     data = os.path.join(folder, "contacts.json")
     with open(data, "w") as f:
         f.write(subprocess.check_output([binary, "generate", "--contacts", str(count), "--seed", "7"], text=True))
-    cli(binary, pusher, "import", data)
+    cli(binary, pusher, "import", data, "--book", "home")
     ids = [c["id"] for c in json.loads(cli(binary, pusher, "export", "--format", "json"))]
 
     # Push, killed at random moments, with an edit after each kill.

@@ -16,6 +16,8 @@ import GRDB
 /// and a writing error stops the others.
 package struct ImportPipeline {
     var inputs: [ImportInput]
+    /// The book the contacts go into; nil for the default book.
+    var book: BookRecords.ID?
     /// Skip records that cannot be read, fail validation or repeat a taken
     /// id, and report them, instead of failing the import.
     var skippingInvalid = false
@@ -73,7 +75,8 @@ package struct ImportPipeline {
     func run(_ db: Database) throws -> ImportReport {
         let total = inputs.reduce(0) { $0 + $1.byteCount }
         let now = Timestamp.string(from: Date())
-        let writer = try ContactWriter(db)
+        let writer = try ContactWriter(db, book: book)
+        writer.rehomingTakenIDs = true
         var indexes = try DeferredIndexes(
             db, minimumContacts: deferringIndexesAfter, searchingEvery: searchCatchUpContacts, sortingThreads: workers)
         var report = ImportReport()

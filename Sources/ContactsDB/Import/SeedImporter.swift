@@ -48,7 +48,7 @@ enum SeedImporter {
     /// processes opening a new database import it once.
     static func seedIfFirstOpen(_ db: Database) throws -> SeedImport? {
         guard try isUnsettled(db) else { return nil }
-        let outcome = try seed(.data(BundledSeed.data, source: BundledSeed.source), progress: nil, db)
+        let outcome = try seed(.data(BundledSeed.data, source: BundledSeed.source), book: nil, progress: nil, db)
         guard case let .imported(record) = outcome else { return nil }
         return record
     }
@@ -58,13 +58,14 @@ enum SeedImporter {
         try SeedRecords.all(db).isEmpty && Settings.value(Settings.bundledSeedDeclinedKey, db) == nil
     }
 
-    /// Imports `input` unless a seed of the same bytes was imported before.
-    static func seed(_ input: ImportInput, progress: ImportProgress?, _ db: Database) throws -> SeedOutcome {
+    /// Imports `input` into `book` (nil: the default book) unless a seed of
+    /// the same bytes was imported before.
+    static func seed(_ input: ImportInput, book: BookRecords.ID?, progress: ImportProgress?, _ db: Database) throws -> SeedOutcome {
         let checksum = try input.withBytes { Checksum.sha256(UnsafeRawBufferPointer($0.bytes)) }
         if let earlier = try SeedRecords.all(db).first(where: { $0.checksum == checksum }) {
             return .alreadyImported(earlier)
         }
-        let count = try ImportPipeline(inputs: [input], progress: progress).run(db).imported
+        let count = try ImportPipeline(inputs: [input], book: book, progress: progress).run(db).imported
         let now = Timestamp.string(from: Date())
         let record = SeedImport(
             checksum: checksum, source: input.source, contactCount: count, importedAt: Timestamp.date(from: now) ?? Date())

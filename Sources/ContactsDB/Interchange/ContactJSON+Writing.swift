@@ -17,6 +17,7 @@ enum ContactJSONWriter {
     static func text(_ draft: ContactDraft, derivedFrom contact: Contact?) -> String {
         var json = JSONObjectWriter()
         json.add("id", draft.id)
+        if let uid = draft.uid { json.add("uid", uid) }
         if draft.kind != .individual { json.add("kind", draft.kind.rawValue) }
         json.add("firstName", draft.firstName)
         json.add("lastName", draft.lastName)
@@ -54,6 +55,7 @@ enum ContactJSONWriter {
             json.add("createdAt", Timestamp.string(from: contact.createdAt))
             json.add("updatedAt", Timestamp.string(from: contact.updatedAt))
             json.add("revision", contact.revision)
+            json.add("book", contact.book)
         }
         json.addObjects("phones", draft.phones, flag: \.preferred) {
             [("type", $0.type), ("value", $0.value), ("e164", $0.e164), ("parameters", $0.parameters)]

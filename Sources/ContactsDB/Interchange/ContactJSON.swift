@@ -9,7 +9,7 @@ public struct ContactJSON: Sendable {
     private var changes: [Change] = []
 
     private enum Change: Sendable {
-        case id(String?), firstName(String?), lastName(String?), company(String?), age(Int?)
+        case id(String?), uid(String?), firstName(String?), lastName(String?), company(String?), age(Int?)
         case phones([Phone]), emails([Email]), addresses([Address]), messengers([Messenger])
         case favorite(Bool), groups([String])
         case kind(ContactKind)
@@ -24,9 +24,9 @@ public struct ContactJSON: Sendable {
     static let detailTexts = DetailText.all
 
     static let derivedKeys: Set<String> = [
-        "displayName", "sortName", "sectionKey", "sortIndex", "createdAt", "updatedAt", "revision", "hasPhoto",
+        "displayName", "sortName", "sectionKey", "sortIndex", "createdAt", "updatedAt", "revision", "hasPhoto", "book",
     ]
-    private static let keys = ["id", "kind", "firstName", "lastName", "company", "age", "favorite", "groups"]
+    private static let keys = ["id", "uid", "kind", "firstName", "lastName", "company", "age", "favorite", "groups"]
         + detailTexts.map(\.key)
         + ["dates", "urls", "relations", "socialProfiles", "extra", "photo", "phones", "emails", "addresses", "messengers"]
 
@@ -42,6 +42,7 @@ public struct ContactJSON: Sendable {
         for change in changes {
             switch change {
             case .id(let value): draft.id = value
+            case .uid(let value): draft.uid = value
             case .firstName(let value): draft.firstName = value
             case .lastName(let value): draft.lastName = value
             case .company(let value): draft.company = value
@@ -153,6 +154,7 @@ public struct ContactJSON: Sendable {
             func field() -> String { JSONPath.join(path, key) }
             switch key {
             case "id": contact.changes.append(.id(try optionalString(&reader, field())))
+            case "uid": contact.changes.append(.uid(try optionalString(&reader, field())))
             case "firstName": contact.changes.append(.firstName(try optionalString(&reader, field())))
             case "lastName": contact.changes.append(.lastName(try optionalString(&reader, field())))
             case "company": contact.changes.append(.company(try optionalString(&reader, field())))

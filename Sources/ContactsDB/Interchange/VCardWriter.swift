@@ -20,7 +20,7 @@ extension Contact {
         var card = VCardWriter.Card(version: version, extra: details.extra)
         card.add("VERSION:\(version.rawValue)")
         card.add("PRODID:-//contactsdb//contactsdb//EN")
-        card.add("UID:\(VCardWriter.escape(id))")
+        card.add("UID:\(VCardWriter.escape(cardUID))")
         if details.kind == .organization {
             card.add(version == .v4 ? "KIND:org" : "X-ABShowAs:COMPANY")
         }

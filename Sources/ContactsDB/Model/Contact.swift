@@ -9,6 +9,7 @@ import Foundation
 /// ``ContactStore/update(id:ifRevision:_:)``.
 @dynamicMemberLookup
 public struct Contact: Identifiable, Hashable, Sendable {
+    /// Unique in the database.
     public var id: String
     public var firstName: String?
     public var lastName: String?
@@ -39,13 +40,22 @@ public struct Contact: Identifiable, Hashable, Sendable {
     /// Whether the contact has a photo, known without reading it: list
     /// queries leave `photo` nil and set this.
     public var hasPhoto: Bool = false
+    /// The name of the address book it is in.
+    public var book: String = ""
+    /// Its card's UID where that differs from the id (``ContactDraft/uid``).
+    public var uid: String?
+
+    /// The UID its card is written with.
+    public var cardUID: String { uid ?? id }
 
     /// The writable part of this contact.
     public var draft: ContactDraft {
-        ContactDraft(
+        var draft = ContactDraft(
             id: id, firstName: firstName, lastName: lastName, company: company, age: age,
             phones: phones, emails: emails, addresses: addresses, messengers: messengers,
             isFavorite: isFavorite, groups: groups, details: details)
+        draft.uid = uid
+        return draft
     }
 
     public subscript<T>(dynamicMember keyPath: WritableKeyPath<ContactDetails, T>) -> T {
@@ -59,6 +69,11 @@ public struct Contact: Identifiable, Hashable, Sendable {
 public struct ContactDraft: Hashable, Sendable {
     /// A stable id; a new contact without one gets a UUID.
     public var id: String?
+    /// The card's UID where it differs from the id: the same card may be in
+    /// two address books, while an id is unique in the database. Set when
+    /// a card is taken in under another id, and written back as the card's
+    /// UID; nil means the id is the UID.
+    public var uid: String?
     public var firstName: String?
     public var lastName: String?
     public var company: String?

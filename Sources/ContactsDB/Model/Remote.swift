@@ -1,7 +1,9 @@
 import Foundation
 
-/// The CardDAV address book a database syncs with (SPEC §CardDAV sync).
+/// The CardDAV address book one book of a database syncs with (SPEC
+/// §CardDAV sync, §Several address books in one database).
 public struct Remote: Hashable, Sendable {
+    /// The name of its book.
     public var name: String
     /// The address book collection, as discovery found it.
     public var url: String
@@ -11,6 +13,8 @@ public struct Remote: Hashable, Sendable {
     /// How the remote's address book keeps groups; nil until the first
     /// sync finds it (a group card there: cards; else categories).
     public var groups: GroupConvention?
+    /// When its last sync ended, if one did.
+    public var lastSyncedAt: Date?
 
     public init(name: String, url: String, username: String? = nil, password: PasswordSource = .netrc,
                 groups: GroupConvention? = nil) {

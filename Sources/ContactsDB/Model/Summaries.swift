@@ -32,4 +32,6 @@ public struct ContactGroup: Hashable, Sendable, Codable {
     /// The UID its group card has, or was given here.
     public var uid: String
     public var memberCount: Int
+    /// The name of the address book it is in.
+    public var book: String
 }

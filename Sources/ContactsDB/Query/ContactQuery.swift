@@ -77,9 +77,12 @@ public enum ContactFilter: Hashable, Sendable {
     case section(String)
     /// The contact is a favorite.
     case favorite
-    /// The contact belongs to the group with this name (in any case); an
-    /// unknown group is an error, not an empty result.
+    /// The contact belongs to a group with this name (in any case), in
+    /// whichever book; an unknown group is an error, not an empty result.
     case group(String)
+    /// The contact is in one of these address books (by name, in any
+    /// case); an unknown book is an error, not an empty result.
+    case books([String])
 }
 
 /// A sort key and its direction. The default is the sectioned order:

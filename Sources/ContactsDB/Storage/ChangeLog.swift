@@ -70,21 +70,30 @@ package enum ChangeLog {
     /// revision order; every contact there is as added when `revision` is
     /// nil. A contact added and deleted since is left out: the reader
     /// never saw it.
-    package static func changes(after revision: Int?, _ db: Database) throws -> [ContactChange] {
+    /// With `books`, only the contacts of those books, and the deletions
+    /// of contacts that were in them.
+    package static func changes(after revision: Int?, inBooks books: [BookRecords.ID]? = nil, _ db: Database) throws
+        -> [ContactChange]
+    {
         var changes: [ContactChange] = []
+        let inBooks = books.map { "[" + $0.map(String.init).joined(separator: ",") + "]" }
         guard let revision else {
-            try db.forEachRow("SELECT id, revision FROM contact ORDER BY revision, id", []) {
+            try db.forEachRow("""
+                SELECT id, revision FROM contact WHERE ?1 IS NULL OR bookId IN (SELECT value FROM json_each(?1))
+                ORDER BY revision, id
+                """, [inBooks]) {
                 changes.append(ContactChange(id: $0.text(0), kind: .added, revision: $0.int(1)))
             }
             return changes
         }
         try db.forEachRow("""
             SELECT id, CASE WHEN addedRevision > ?1 THEN 'added' ELSE 'updated' END, revision
-            FROM contact WHERE revision > ?1
+            FROM contact WHERE revision > ?1 AND (?2 IS NULL OR bookId IN (SELECT value FROM json_each(?2)))
             UNION ALL
             SELECT id, 'deleted', revision FROM contactTombstone WHERE revision > ?1 AND addedRevision <= ?1
+                AND (?2 IS NULL OR bookId IN (SELECT value FROM json_each(?2)))
             ORDER BY 3, 1
-            """, [revision]) { row in
+            """, [revision, inBooks]) { row in
             changes.append(ContactChange(
                 id: row.text(0), kind: ContactChange.Kind(rawValue: row.text(1)) ?? .updated, revision: row.int(2)))
         }

@@ -11,6 +11,8 @@ struct QueryPlan: Hashable {
     /// The database's default phone regions, which read a phone filter as
     /// they read stored numbers.
     var regions = PhoneRegions.default
+    /// The ids of the books each book filter names, in its order.
+    var bookIDs: [[Int64]] = []
 }
 
 extension ContactQuery {
@@ -35,8 +37,18 @@ extension ContactQuery {
             conditions.append(condition)
             arguments += StatementArguments(values)
         }
+        var bookFilters = plan.bookIDs.makeIterator()
         for filter in filters {
             switch filter {
+            case .books:
+                // Known ids compare in the book's own index; with one book
+                // it also gives the default order.
+                let ids = bookFilters.next() ?? []
+                switch ids.count {
+                case 0: add("0", [])
+                case 1: add("contact.bookId = ?", ids)
+                default: add("contact.bookId IN (\(ids.map { _ in "?" }.joined(separator: ", ")))", ids)
+                }
             case .has(let attributes):
                 add("contact.attributes & ? = ?", [attributes.rawValue, attributes.rawValue])
             case .namePrefix(let text):
@@ -81,7 +93,7 @@ extension ContactQuery {
             case .favorite:
                 add("contact.favoritePosition IS NOT NULL", [])
             case .group(let name):
-                add("contact.pk IN (SELECT contactPk FROM groupMember WHERE groupPk = (SELECT pk FROM contactGroup WHERE nameKey = ?))",
+                add("contact.pk IN (SELECT contactPk FROM groupMember WHERE groupPk IN (SELECT pk FROM contactGroup WHERE nameKey = ?))",
                     [Text.groupKey(name)])
             case .section(let label):
                 // A label and its position go together; unknown labels match nothing.
@@ -217,13 +229,17 @@ extension ContactQuery {
 /// Looks at the data to choose between plans SQLite cannot tell apart
 /// without statistics.
 enum QueryPlanner {
-    /// Checks that every group the query names exists, and reads what a
-    /// filter needs of the database: all a count or a section index needs.
+    /// Checks that every group and book the query names exists, and reads
+    /// what a filter needs of the database: all a count or a section index
+    /// needs.
     ///
-    /// - throws: `.groupNotFound`.
+    /// - throws: `.groupNotFound`, `.invalidBook(.notFound)`.
     static func basePlan(_ query: ContactQuery, _ db: Database) throws -> QueryPlan {
-        for case .group(let name) in query.filters { _ = try GroupWriter.existingPK(named: name, db) }
+        for case .group(let name) in query.filters { try GroupWriter.requireExists(named: name, db) }
         var plan = QueryPlan()
+        for case .books(let names) in query.filters {
+            plan.bookIDs.append(try names.map { try BookRecords.existingID(named: $0, db) })
+        }
         // Read only when a number is: a setting read costs a rare word's
         // query a tenth of its time.
         let readsNumbers = query.filters.contains { filter in

@@ -6,6 +6,8 @@ package struct StoredContact {
     package var pk: Int64
     package var attributes: ContactAttributes
     package var contact: Contact
+    /// The id of its book.
+    package var book: BookRecords.ID = 0
 }
 
 /// Reads contacts with their children in a fixed number of statements:
@@ -17,11 +19,14 @@ package enum ContactReader {
         contact.displayName, contact.sortName, contact.sectionKey, contact.sortIndex,
         contact.createdAt, contact.updatedAt, contact.favoritePosition IS NOT NULL, contact.attributes,
         contact.revision, contact.kind, contact.formattedName,
-        \(ContactDetailColumns.text.map { "contact." + $0.key }.joined(separator: ", "))
+        \(ContactDetailColumns.text.map { "contact." + $0.key }.joined(separator: ", ")),
+        contact.bookId, contact.uid
         """
 
     /// The column of the first detail text, after `kind` and `formattedName`.
     private static let firstDetailColumn: Int32 = 17
+    /// The book's column, after the detail texts, then the uid's.
+    private static let bookColumn = firstDetailColumn + Int32(ContactDetailColumns.text.count)
 
     /// The column that selects only the id.
     package static let idColumn = "contact.id"
@@ -48,6 +53,7 @@ package enum ContactReader {
     /// The rows of a statement that selects `contactColumns`, in order.
     package static func fetch(_ sql: String, _ arguments: StatementArguments, _ db: Database) throws -> [StoredContact] {
         var result: [StoredContact] = []
+        let books = try BookRecords.names(db)
         try db.forEachRow(sql, arguments) { row in
             var details = ContactDetails()
             details.kind = ContactKind(rawValue: row.text(15)) ?? .individual
@@ -63,7 +69,8 @@ package enum ContactReader {
                 displayName: row.text(6), sortName: row.text(7), sectionKey: row.text(8), sortIndex: row.int(9),
                 createdAt: Timestamp.date(from: row.text(10)) ?? Date(timeIntervalSince1970: 0),
                 updatedAt: Timestamp.date(from: row.text(11)) ?? Date(timeIntervalSince1970: 0),
-                revision: row.int(14), hasPhoto: ContactAttributes(rawValue: row.int(13)).contains(.photo))))
+                revision: row.int(14), hasPhoto: ContactAttributes(rawValue: row.int(13)).contains(.photo),
+                book: books[row.int64(bookColumn)] ?? "", uid: row.optionalText(bookColumn + 1)), book: row.int64(bookColumn)))
         }
         return result
     }
@@ -107,6 +114,11 @@ package enum ContactReader {
         let missing = ids.filter { byID[$0] == nil && seen.insert($0).inserted }
         guard missing.isEmpty else { throw ContactsDBError.contactsNotFound(ids: missing) }
         return ids.compactMap { byID[$0] }
+    }
+
+    /// The keys of every contact of a book.
+    package static func pks(inBook book: BookRecords.ID, _ db: Database) throws -> [Int64] {
+        try Int64.fetchAll(db.cachedStatement(sql: "SELECT pk FROM contact WHERE bookId = ?"), arguments: [book])
     }
 
     /// The statement that reads `columns` of a child table for the contacts

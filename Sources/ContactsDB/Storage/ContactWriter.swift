@@ -2,8 +2,16 @@ import Foundation
 import GRDB
 
 /// Writes validated contacts and their children, with statements prepared
-/// once for a whole write transaction.
+/// once for a whole write transaction. New contacts go into one book.
 package final class ContactWriter {
+    /// The book new contacts go into.
+    package let book: BookRecords.ID
+    private let bookName: String
+    /// Whether a contact whose id is another book's contact's takes a new id
+    /// and keeps the one it came with as its card's UID (SPEC: the same
+    /// card may be in two books), rather than failing as a typed id does.
+    package var rehomingTakenIDs = false
+    private let db: Database
     private let insertContact, updateContact: SQLiteStatement
     /// Each child table with its insert, in the order they are written.
     private let insertChildren: [(table: ContactRows.Table, statement: SQLiteStatement)]
@@ -25,13 +33,19 @@ package final class ContactWriter {
     /// The contact's columns: its encoded row's, then what each write sets.
     private static let contactColumns = ContactRows.Table.contact.columns + ["createdAt", "updatedAt", "revision"]
 
-    package init(_ db: Database) throws {
+    /// - parameter book: the book new contacts go into; nil for the
+    ///   default book.
+    package init(_ db: Database, book: BookRecords.ID? = nil) throws {
+        let book = try book ?? BookRecords.defaultID(db)
+        self.book = book
+        self.bookName = try BookRecords.name(book, db)
+        self.db = db
         let columns = Self.contactColumns
         // A favorite takes the last place as it is inserted, not by an
         // update after, which would write its row twice.
         insertContact = try SQLiteStatement(db, """
-            INSERT INTO contact (\(columns.joined(separator: ", ")), id, addedRevision, favoritePosition)
-            VALUES (\(Array(repeating: "?", count: columns.count + 2).joined(separator: ", ")),
+            INSERT INTO contact (\(columns.joined(separator: ", ")), id, addedRevision, bookId, uid, favoritePosition)
+            VALUES (\(Array(repeating: "?", count: columns.count + 4).joined(separator: ", ")),
                     CASE WHEN ? THEN (\(FavoriteList.nextPositionSQL)) END)
             """)
         updateContact = try SQLiteStatement(db, """
@@ -48,7 +62,7 @@ package final class ContactWriter {
             try SQLiteStatement(db, "DELETE FROM \($0) WHERE contactPk = ?")
         }
         favorites = FavoriteList(db)
-        groups = try GroupWriter(db)
+        groups = try GroupWriter(db, book: book)
         photos = try PhotoWriter(db)
         regions = try Settings.phoneRegions(db)
         revision = try ChangeLog.revision(db)
@@ -72,6 +86,7 @@ package final class ContactWriter {
     package struct NewContact: Sendable {
         let rows: ContactRows
         let id: String?
+        let uid: String?
         let isFavorite: Bool
         let groups: [String]
         let photo: ContactPhoto?
@@ -80,7 +95,7 @@ package final class ContactWriter {
 
         package init(draft: ContactDraft, derived: DerivedFields, path: String) {
             rows = ContactRows(draft, derived)
-            (id, isFavorite, groups, photo, image) = (draft.id, draft.isFavorite, draft.groups, draft.photo, derived.photo)
+            (id, uid, isFavorite, groups, photo, image) = (draft.id, draft.uid, draft.isFavorite, draft.groups, draft.photo, derived.photo)
             self.path = path
         }
     }
@@ -105,41 +120,74 @@ package final class ContactWriter {
         try contacts.withUnsafeBufferPointer { contacts in
             for index in contacts.indices {
                 var id = contacts[index].id ?? UUID().uuidString.lowercased()
+                var uid = contacts[index].uid
                 do {
-                    // After the encoded row: createdAt, updatedAt and revision
-                    // (``contactColumns``), then id, addedRevision and whether
-                    // the contact is a favorite.
-                    try contacts[index].rows.withContactBound(to: insertContact) { next in
-                        try id.withUTF8 { id in
-                            insertContact.bindText(UnsafeRawBufferPointer(id), at: next + 3)
-                            insertContact.bind(Int64(revision), at: next + 2)
-                            insertContact.bind(Int64(revision), at: next + 4)
-                            insertContact.bind(contacts[index].isFavorite ? 1 : 0, at: next + 5)
-                            try now.withUTF8 { now in
-                                insertContact.bindText(UnsafeRawBufferPointer(now), at: next)
-                                insertContact.bindText(UnsafeRawBufferPointer(now), at: next + 1)
-                                try insertContact.run()
-                            }
-                        }
-                    }
+                    try insert(contacts[index], id: id, uid: uid, now: &now)
                 } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
-                    let path = contacts[index].path
-                    let taken = ContactsDBError.duplicateContactID(field: path.isEmpty ? "id" : "\(path).id", id: id)
-                    guard skippingTakenIDs else { throw taken }
-                    results.append(.failure(taken))
-                    continue
+                    // Found only once the insert fails, so that an import
+                    // pays nothing for the ids it may take.
+                    if rehomingTakenIDs, uid == nil, let other = try book(ofID: id), other != book {
+                        (uid, id) = (id, try freeID(for: id))
+                        try insert(contacts[index], id: id, uid: uid, now: &now)
+                    } else {
+                        let path = contacts[index].path
+                        let taken = ContactsDBError.duplicateContactID(field: path.isEmpty ? "id" : "\(path).id", id: id)
+                        guard skippingTakenIDs else { throw taken }
+                        results.append(.failure(taken))
+                        continue
+                    }
                 }
                 let pk = insertContact.lastInsertedRowID
                 written.append((pk, index))
                 if contacts[index].photo != nil {
                     try photos.write(pk: pk, contacts[index].photo, contacts[index].image)
                 }
-                if mayJoinPendingGroups { try groups.joinPendingGroups(pk, id: id) }
+                if mayJoinPendingGroups { try groups.joinPendingGroups(pk, cardUID: uid ?? id) }
                 results.append(.success(id))
             }
-            try writeChildren(written, of: contacts)
+            try writeChildren(written, of: contacts, inBook: book)
         }
         return results
+    }
+
+    /// Inserts one contact's row under `id`.
+    private func insert(_ contact: borrowing NewContact, id: String, uid: String?, now: inout String) throws {
+        var id = id
+        // After the encoded row: createdAt, updatedAt and revision
+        // (``contactColumns``), then id, addedRevision, the book, the uid
+        // and whether the contact is a favorite.
+        try contact.rows.withContactBound(to: insertContact) { next in
+            try id.withUTF8 { id in
+                insertContact.bindText(UnsafeRawBufferPointer(id), at: next + 3)
+                insertContact.bind(Int64(revision), at: next + 2)
+                insertContact.bind(Int64(revision), at: next + 4)
+                insertContact.bind(book, at: next + 5)
+                insertContact.bindCopying(uid, at: next + 6)
+                insertContact.bind(contact.isFavorite ? 1 : 0, at: next + 7)
+                try now.withUTF8 { now in
+                    insertContact.bindText(UnsafeRawBufferPointer(now), at: next)
+                    insertContact.bindText(UnsafeRawBufferPointer(now), at: next + 1)
+                    try insertContact.run()
+                }
+            }
+        }
+    }
+
+    /// The book of the contact with this id, if there is one.
+    private func book(ofID id: String) throws -> BookRecords.ID? {
+        try BookRecords.ID.fetchOne(db.cachedStatement(sql: "SELECT bookId FROM contact WHERE id = ?"), arguments: [id])
+    }
+
+    /// An id for a card whose UID is another book's contact's id: the UID
+    /// and this book's name (`UID@work`), numbered when that is taken too.
+    private func freeID(for uid: String) throws -> String {
+        let base = uid + "@" + bookName
+        var candidate = base, number = 1
+        while try book(ofID: candidate) != nil {
+            number += 1
+            candidate = base + "-\(number)"
+        }
+        return candidate
     }
 
     /// Replaces a stored contact's fields and children with a validated draft.
@@ -165,7 +213,8 @@ package final class ContactWriter {
                 }
             }
         }
-        try [contact].withUnsafeBufferPointer { try writeChildren([(pk, 0)], of: $0) }
+        let book = try BookRecords.ofContacts([pk], db)[pk] ?? self.book
+        try [contact].withUnsafeBufferPointer { try writeChildren([(pk, 0)], of: $0, inBook: book) }
         try draft.isFavorite ? favorites.append(pk) : favorites.remove(pk)
     }
 
@@ -173,6 +222,13 @@ package final class ContactWriter {
     package func write(_ card: GroupCard, exactly: Bool = false, _ db: Database) throws {
         try groups.write(card, exactly: exactly, db)
         if !card.members.isEmpty { mayJoinPendingGroups = true }
+    }
+
+    /// Puts the contact into another book, out of its groups (a group holds
+    /// contacts of its own book); its revision moves, as for any change.
+    package static func setBook(_ book: BookRecords.ID, ofContact pk: Int64, _ db: Database) throws {
+        try db.cachedStatement(sql: "DELETE FROM groupMember WHERE contactPk = ?").execute(arguments: [pk])
+        try db.cachedStatement(sql: "UPDATE contact SET bookId = ? WHERE pk = ?").execute(arguments: [book, pk])
     }
 
     /// Deletes contacts by key; their children go with them.
@@ -187,12 +243,14 @@ package final class ContactWriter {
     /// table. The name words go in as they come: sorting a batch's words
     /// first saved SQLite a tenth of its time for them and cost more in
     /// comparisons than that.
-    private func writeChildren(_ rows: [(pk: Int64, contact: Int)], of contacts: UnsafeBufferPointer<NewContact>) throws {
+    private func writeChildren(
+        _ rows: [(pk: Int64, contact: Int)], of contacts: UnsafeBufferPointer<NewContact>, inBook book: BookRecords.ID
+    ) throws {
         for (table, insert) in insertChildren {
             for row in rows { try contacts[row.contact].rows.insert(table, pk: row.pk, with: insert) }
         }
         for row in rows {
-            for name in contacts[row.contact].groups { try groups.add(row.pk, toGroupNamed: name) }
+            for name in contacts[row.contact].groups { try groups.add(row.pk, inBook: book, toGroupNamed: name) }
         }
     }
 }

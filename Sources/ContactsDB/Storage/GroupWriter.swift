@@ -1,38 +1,46 @@
 import Foundation
 import GRDB
 
-/// Writes groups and memberships; names are unique whatever their case.
+/// Writes groups and memberships. A group is in one book, as its members
+/// are; names are unique in their book whatever their case.
 package struct GroupWriter {
+    /// The book whose groups a group card names and a new group joins.
+    package let book: BookRecords.ID
     private let insertGroup, insertMember, joinPending, forgetPending: SQLiteStatement
     /// The groups a write creates are created at the write's time.
     private let now = Timestamp.string(from: Date())
 
-    init(_ db: Database) throws {
+    init(_ db: Database, book: BookRecords.ID) throws {
+        self.book = book
         // The uid is made only when the group is: a membership of a group
         // that exists costs no UUID.
         insertGroup = try SQLiteStatement(db, """
-            INSERT INTO contactGroup (name, nameKey, createdAt, uid)
-            SELECT ?1, ?2, ?3, coalesce(?4, \(Self.newUIDSQL))
-            WHERE NOT EXISTS (SELECT 1 FROM contactGroup WHERE nameKey = ?2)
+            INSERT INTO contactGroup (name, nameKey, createdAt, uid, bookId)
+            SELECT ?1, ?2, ?3, coalesce(?4, \(Self.newUIDSQL)), ?5
+            WHERE NOT EXISTS (SELECT 1 FROM contactGroup WHERE bookId = ?5 AND nameKey = ?2)
             """)
         joinPending = try SQLiteStatement(db, """
-            INSERT OR IGNORE INTO groupMember (groupPk, contactPk) SELECT groupPk, ?1 FROM groupPendingMember WHERE member = ?2
+            INSERT OR IGNORE INTO groupMember (groupPk, contactPk)
+            SELECT p.groupPk, ?1 FROM groupPendingMember p JOIN contactGroup g ON g.pk = p.groupPk
+            WHERE p.member = ?2 AND g.bookId = ?3
             """)
-        forgetPending = try SQLiteStatement(db, "DELETE FROM groupPendingMember WHERE member = ?")
+        forgetPending = try SQLiteStatement(db, """
+            DELETE FROM groupPendingMember WHERE member = ?1 AND groupPk IN (SELECT pk FROM contactGroup WHERE bookId = ?2)
+            """)
         // One row of values, not a select: as the table has a trigger, an
         // insert from a select copies the selected rows to a temporary
         // table first, which cost half again per membership. A group not
         // found gives no key, and the row is ignored.
         insertMember = try SQLiteStatement(db, """
             INSERT OR IGNORE INTO groupMember (groupPk, contactPk)
-            VALUES ((SELECT pk FROM contactGroup WHERE nameKey = ?2), ?1)
+            VALUES ((SELECT pk FROM contactGroup WHERE bookId = ?3 AND nameKey = ?2), ?1)
             """)
     }
 
     /// Creates the group, with `uid` or a new random UUID, unless one has
     /// its name in any case.
     func create(_ name: String, uid: String? = nil) throws {
-        try insertGroup.execute(.text(name), .text(Text.groupKey(name)), .text(now), .text(uid))
+        try insertGroup.execute(.text(name), .text(Text.groupKey(name)), .text(now), .text(uid), .int(Int(book)))
     }
 
     /// A random (version 4) UUID, lower-case, as Schema/0015 gave the
@@ -42,12 +50,12 @@ package struct GroupWriter {
         || substr('89ab', 1 + abs(random()) % 4, 1) || substr(hex(randomblob(2)), 2) || '-' || hex(randomblob(6)))
         """
 
-    /// A contact just inserted joins the groups whose cards named it
-    /// before it arrived.
-    func joinPendingGroups(_ contact: Int64, id: String) throws {
-        let member = GroupCard.memberPrefix + id
-        try joinPending.execute(.int(Int(contact)), .text(member))
-        try forgetPending.execute(.text(member))
+    /// A contact just inserted into this book joins the groups whose cards
+    /// named its card's UID before it arrived.
+    func joinPendingGroups(_ contact: Int64, cardUID: String) throws {
+        let member = GroupCard.memberPrefix + cardUID
+        try joinPending.execute(.int(Int(contact)), .text(member), .int(Int(book)))
+        try forgetPending.execute(.text(member), .int(Int(book)))
     }
 
     /// Takes a group card in (SPEC §Groups as address books hold them):
@@ -60,15 +68,15 @@ package struct GroupWriter {
     ///   not name, for a sync that takes the server's card as it is.
     func write(_ card: GroupCard, exactly: Bool = false, _ db: Database) throws {
         let pk: Int64
-        if let uid = card.uid, let known = try Int64.fetchOne(db, sql: "SELECT pk FROM contactGroup WHERE uid = ?", arguments: [uid]) {
+        if let uid = card.uid, let known = try Self.pk(uid: uid, book: book, db) {
             pk = known
-            if try Self.pk(named: card.name, db).map({ $0 == known }) ?? true { try Self.rename(pk, to: card.name, db) }
-        } else if let named = try Self.pk(named: card.name, db) {
+            if try Self.pk(named: card.name, book: book, db).map({ $0 == known }) ?? true { try Self.rename(pk, to: card.name, db) }
+        } else if let named = try Self.pk(named: card.name, book: book, db) {
             pk = named
             if let uid = card.uid { try db.execute(sql: "UPDATE contactGroup SET uid = ? WHERE pk = ?", arguments: [uid, pk]) }
         } else {
             try create(card.name, uid: card.uid)
-            pk = try Self.existingPK(named: card.name, db)
+            pk = try Self.existingPK(named: card.name, book: book, db)
         }
         try db.execute(sql: "DELETE FROM groupProperty WHERE groupPk = ?", arguments: [pk])
         for (position, line) in card.properties.enumerated() {
@@ -76,19 +84,15 @@ package struct GroupWriter {
         }
         if exactly {
             let named = Set(card.members)
-            for current in try Self.cards(pk: pk, db).first?.members ?? [] where !named.contains(current) {
+            for current in try Self.cards(pk: pk, book: book, db).first?.members ?? [] where !named.contains(current) {
                 try db.execute(sql: "DELETE FROM groupPendingMember WHERE groupPk = ? AND member = ?", arguments: [pk, current])
-                if let id = GroupCard.contactID(current) {
-                    try db.execute(sql: """
-                        DELETE FROM groupMember WHERE groupPk = ? AND contactPk = (SELECT pk FROM contact WHERE id = ?)
-                        """, arguments: [pk, id])
+                if let contact = try GroupCard.contactID(current).flatMap({ try Self.contactPK(cardUID: $0, book: book, db) }) {
+                    try db.execute(sql: "DELETE FROM groupMember WHERE groupPk = ? AND contactPk = ?", arguments: [pk, contact])
                 }
             }
         }
         for member in card.members {
-            let contact = try GroupCard.contactID(member).flatMap {
-                try Int64.fetchOne(db.cachedStatement(sql: "SELECT pk FROM contact WHERE id = ?"), arguments: [$0])
-            }
+            let contact = try GroupCard.contactID(member).flatMap { try Self.contactPK(cardUID: $0, book: book, db) }
             if let contact {
                 try Self.addMembers([contact], to: pk, db)
             } else {
@@ -98,38 +102,50 @@ package struct GroupWriter {
         }
     }
 
-    /// Every group as a group card: its members, contacts first (in the
-    /// default order), then those that wait or name no contact.
-    package static func cards(_ db: Database) throws -> [GroupCard] {
-        try cards(pk: nil, db)
+    /// The contact of this book whose card has `uid`: by its own uid, else
+    /// by its id where it has none.
+    private static func contactPK(cardUID uid: String, book: BookRecords.ID, _ db: Database) throws -> Int64? {
+        try Int64.fetchOne(db.cachedStatement(sql: """
+            SELECT pk FROM contact WHERE uid = ?2 AND bookId = ?1
+            UNION ALL SELECT pk FROM contact WHERE id = ?2 AND uid IS NULL AND bookId = ?1
+            LIMIT 1
+            """), arguments: [book, uid])
     }
 
-    /// The group of `uid`, as a group card.
-    package static func card(uid: String, _ db: Database) throws -> GroupCard? {
-        guard let pk = try Int64.fetchOne(db, sql: "SELECT pk FROM contactGroup WHERE uid = ?", arguments: [uid]) else { return nil }
-        return try cards(pk: pk, db).first
+    /// Every group of `book` as a group card: its members, contacts first
+    /// (in the default order), then those that wait or name no contact.
+    package static func cards(book: BookRecords.ID, _ db: Database) throws -> [GroupCard] {
+        try cards(pk: nil, book: book, db)
     }
 
-    /// Deletes the group of `uid`; its contacts stay.
-    package static func delete(uid: String, _ db: Database) throws {
-        try db.execute(sql: "DELETE FROM contactGroup WHERE uid = ?", arguments: [uid])
+    /// The group of `uid` in `book`, as a group card.
+    package static func card(uid: String, book: BookRecords.ID, _ db: Database) throws -> GroupCard? {
+        guard let pk = try pk(uid: uid, book: book, db) else { return nil }
+        return try cards(pk: pk, book: book, db).first
     }
 
-    /// The group named `name` in any case, as a group card.
-    package static func card(named name: String, _ db: Database) throws -> GroupCard? {
-        guard let pk = try pk(named: name, db) else { return nil }
-        return try cards(pk: pk, db).first
+    /// Deletes the group of `uid` in `book`; its contacts stay.
+    package static func delete(uid: String, book: BookRecords.ID, _ db: Database) throws {
+        try db.execute(sql: "DELETE FROM contactGroup WHERE bookId = ? AND uid = ?", arguments: [book, uid])
     }
 
-    /// One group's card (`pk`), or every group's.
-    private static func cards(pk: Int64?, _ db: Database) throws -> [GroupCard] {
+    /// The group of `book` named `name` in any case, as a group card.
+    package static func card(named name: String, book: BookRecords.ID, _ db: Database) throws -> GroupCard? {
+        guard let pk = try pk(named: name, book: book, db) else { return nil }
+        return try cards(pk: pk, book: book, db).first
+    }
+
+    /// One group's card (`pk`), or every group's of `book`.
+    private static func cards(pk: Int64?, book: BookRecords.ID, _ db: Database) throws -> [GroupCard] {
         var cards: [Int64: GroupCard] = [:], order: [Int64] = []
-        try db.forEachRow("SELECT pk, uid, name FROM contactGroup WHERE ?1 IS NULL OR pk = ?1 ORDER BY nameKey", [pk]) { row in
+        try db.forEachRow("""
+            SELECT pk, uid, name FROM contactGroup WHERE bookId = ?2 AND (?1 IS NULL OR pk = ?1) ORDER BY nameKey
+            """, [pk, book]) { row in
             order.append(row.int64(0))
             cards[row.int64(0)] = GroupCard(uid: row.text(1), name: row.text(2), members: [], properties: [])
         }
         try db.forEachRow("""
-            SELECT m.groupPk, c.id FROM groupMember m JOIN contact c ON c.pk = m.contactPk
+            SELECT m.groupPk, coalesce(c.uid, c.id) FROM groupMember m JOIN contact c ON c.pk = m.contactPk
             WHERE ?1 IS NULL OR m.groupPk = ?1 ORDER BY m.groupPk, c.sortIndex, c.sortKey, c.id
             """, [pk]) { cards[$0.int64(0)]?.members.append(GroupCard.memberPrefix + $0.text(1)) }
         try db.forEachRow("""
@@ -143,19 +159,26 @@ package struct GroupWriter {
         return order.compactMap { cards[$0] }
     }
 
-    /// Adds the contact to the group, creating the group if need be.
-    func add(_ contact: Int64, toGroupNamed name: String) throws {
+    /// Adds the contact, which is in `book`, to its group named `name`,
+    /// creating the group if need be.
+    func add(_ contact: Int64, inBook book: BookRecords.ID, toGroupNamed name: String) throws {
         let key = Text.groupKey(name)
         // The group is nearly always there already: it is made, and joined
         // then, only when joining it finds none (or the contact in it).
-        if try insertMember.executeCountingChanges(.int(Int(contact)), .text(key)) == 0,
-           try insertGroup.executeCountingChanges(.text(name), .text(key), .text(now), .null) == 1 {
-            try insertMember.execute(.int(Int(contact)), .text(key))
+        if try insertMember.executeCountingChanges(.int(Int(contact)), .text(key), .int(Int(book))) == 0,
+           try insertGroup.executeCountingChanges(.text(name), .text(key), .text(now), .null, .int(Int(book))) == 1 {
+            try insertMember.execute(.int(Int(contact)), .text(key), .int(Int(book)))
         }
     }
 
-    static func pk(named name: String, _ db: Database) throws -> Int64? {
-        try Int64.fetchOne(db.cachedStatement(sql: "SELECT pk FROM contactGroup WHERE nameKey = ?"), arguments: [Text.groupKey(name)])
+    static func pk(named name: String, book: BookRecords.ID, _ db: Database) throws -> Int64? {
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT pk FROM contactGroup WHERE bookId = ? AND nameKey = ?"),
+                           arguments: [book, Text.groupKey(name)])
+    }
+
+    static func pk(uid: String, book: BookRecords.ID, _ db: Database) throws -> Int64? {
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT pk FROM contactGroup WHERE bookId = ? AND uid = ?"),
+                           arguments: [book, uid])
     }
 
     /// The error for a name taken by the group `pk`, naming it as stored.
@@ -163,17 +186,56 @@ package struct GroupWriter {
         .groupExists(name: try String.fetchOne(db, sql: "SELECT name FROM contactGroup WHERE pk = ?", arguments: [pk]) ?? "")
     }
 
-    static func existingPK(named name: String, _ db: Database) throws -> Int64 {
-        guard let pk = try pk(named: name, db) else { throw ContactsDBError.groupNotFound(name: Text.tidy(name)) }
+    static func existingPK(named name: String, book: BookRecords.ID, _ db: Database) throws -> Int64 {
+        guard let pk = try pk(named: name, book: book, db) else { throw ContactsDBError.groupNotFound(name: Text.tidy(name)) }
         return pk
     }
 
-    /// Every group with its uid and member count, in no particular order.
+    /// The group named `name` in `book`, or in whichever book has one of
+    /// that name when `book` is nil.
+    ///
+    /// - throws: `.groupNotFound`; `.ambiguousGroup` when several books
+    ///   have one and no book was named.
+    static func existingPK(named name: String, inBook book: String?, _ db: Database) throws -> Int64 {
+        if let book { return try existingPK(named: name, book: try BookRecords.existingID(named: book, db), db) }
+        var found: [(pk: Int64, book: String)] = []
+        try db.forEachRow("""
+            SELECT g.pk, b.name FROM contactGroup g JOIN book b ON b.id = g.bookId WHERE g.nameKey = ? ORDER BY b.nameKey
+            """, [Text.groupKey(name)]) { found.append(($0.int64(0), $0.text(1))) }
+        switch found.count {
+        case 0: throw ContactsDBError.groupNotFound(name: Text.tidy(name))
+        case 1: return found[0].pk
+        default: throw ContactsDBError.ambiguousGroup(name: Text.tidy(name), books: found.map(\.book))
+        }
+    }
+
+    /// - throws: `.groupNotFound` when no book has a group of that name.
+    static func requireExists(named name: String, _ db: Database) throws {
+        guard try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM contactGroup WHERE nameKey = ?)"),
+                                arguments: [Text.groupKey(name)]) ?? false
+        else { throw ContactsDBError.groupNotFound(name: Text.tidy(name)) }
+    }
+
+    /// The names of the contact's groups.
+    static func names(ofContact pk: Int64, _ db: Database) throws -> [String] {
+        try String.fetchAll(db.cachedStatement(sql: """
+            SELECT g.name FROM groupMember m JOIN contactGroup g ON g.pk = m.groupPk WHERE m.contactPk = ?
+            """), arguments: [pk])
+    }
+
+    /// The book of the group `pk`.
+    static func book(ofGroup pk: Int64, _ db: Database) throws -> BookRecords.ID {
+        try BookRecords.ID.fetchOne(db.cachedStatement(sql: "SELECT bookId FROM contactGroup WHERE pk = ?"), arguments: [pk]) ?? 0
+    }
+
+    /// Every group with its book, uid and member count, in no particular
+    /// order.
     static func all(_ db: Database) throws -> [ContactGroup] {
         try Row.fetchAll(db, sql: """
-            SELECT name, uid, (SELECT count(*) FROM groupMember WHERE groupPk = contactGroup.pk) FROM contactGroup
+            SELECT g.name, g.uid, (SELECT count(*) FROM groupMember WHERE groupPk = g.pk), b.name
+            FROM contactGroup g JOIN book b ON b.id = g.bookId
             """)
-            .map { ContactGroup(name: $0[0], uid: $0[1], memberCount: $0[2]) }
+            .map { ContactGroup(name: $0[0], uid: $0[1], memberCount: $0[2], book: $0[3]) }
     }
 
     static func rename(_ pk: Int64, to name: String, _ db: Database) throws {

@@ -5,7 +5,7 @@ import GRDB
 enum HealthChecks {
     /// A condition that holds in a healthy database.
     enum Condition {
-        case countsMatch, phoneWindowsMatch, nameWordsMatch, attributesMatch, searchIndexMatches
+        case countsMatch, phoneWindowsMatch, nameWordsMatch, attributesMatch, searchIndexMatches, booksHoldTheirContacts
     }
 
     /// SQLite's integrity check: `["ok"]` when the file is sound.
@@ -25,6 +25,7 @@ enum HealthChecks {
         case .phoneWindowsMatch: sql = phoneWindowsMatchSQL
         case .nameWordsMatch: sql = nameWordsMatchSQL
         case .attributesMatch: sql = attributesMatchSQL
+        case .booksHoldTheirContacts: sql = booksHoldTheirContactsSQL
         case .searchIndexMatches: return try searchIndexMatches(db)
         }
         return try Bool.fetchOne(db, sql: sql) ?? false
@@ -82,6 +83,17 @@ enum HealthChecks {
         let heldLists = "(\(lists)) * \(ContactAttributes.cardLists.rawValue)"
         return "SELECT NOT EXISTS (SELECT 1 FROM contact WHERE attributes <> \((held + [heldLists]).joined(separator: " + ")))"
     }()
+
+    /// True when every contact's book exists, one book is the default, and
+    /// each group holds contacts of its own book only (`contact.bookId`
+    /// carries no foreign key: Schema/0017).
+    private static let booksHoldTheirContactsSQL = """
+        SELECT NOT EXISTS (SELECT 1 FROM contact WHERE bookId NOT IN (SELECT id FROM book))
+           AND (SELECT count(*) FROM book WHERE isDefault = 1) = 1
+           AND NOT EXISTS (
+               SELECT 1 FROM groupMember m JOIN contact c ON c.pk = m.contactPk JOIN contactGroup g ON g.pk = m.groupPk
+               WHERE c.bookId <> g.bookId)
+        """
 
     /// True when `phoneWindow` holds exactly the windows of the phones.
     private static let phoneWindowsMatchSQL = """

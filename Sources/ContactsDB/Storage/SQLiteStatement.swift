@@ -77,6 +77,13 @@ final class SQLiteStatement {
             .assumingMemoryBound(to: CChar.self), Int32(bytes.count), nil)
     }
 
+    /// Binds a text that SQLite copies, or NULL: for a value seldom there,
+    /// where the copy costs less than keeping its bytes alive.
+    func bindCopying(_ text: String?, at position: Int32) {
+        guard let text else { return bindNull(at: position) }
+        sqlite3_bind_text(handle, position, text, Int32(text.utf8.count), unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+    }
+
     func bindBlob(_ bytes: UnsafeRawBufferPointer, at position: Int32) {
         sqlite3_bind_blob(handle, position, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(bytes.count), nil)
     }

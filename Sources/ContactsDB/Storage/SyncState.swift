@@ -1,26 +1,44 @@
 import Foundation
 import GRDB
 
-/// What the database knows of its CardDAV remote (Schema/0012): the
-/// remote itself, each synced card's href, ETag, revision and base, and
-/// the versions that lost a conflict.
-package enum SyncState {
-    // MARK: - The remote
+/// What the database knows of one book's CardDAV remote (Schema/0012,
+/// 0017): the remote itself, each synced card's href, ETag, revision and
+/// base, and the versions that lost a conflict. Every record is its book's:
+/// an href names a card on that book's server only.
+package struct SyncState {
+    /// The book whose remote this is.
+    package let book: BookRecords.ID
 
-    package static func remote(_ db: Database) throws -> StoredRemote? {
-        try Row.fetchOne(db, sql: """
-            SELECT name, url, username, passwordEnv, passwordFile, vcardVersion, syncToken, groups FROM remote
-            """).map { row in
-            let password: PasswordSource = if let variable: String = row[3] { .environment(variable) }
-                else if let file: String = row[4] { .file(file) } else { .netrc }
-            let groups = (row[7] as String?).flatMap(GroupConvention.init(rawValue:))
-            return StoredRemote(
-                remote: Remote(name: row[0], url: row[1], username: row[2], password: password, groups: groups),
-                vCardVersion: row[5], syncToken: row[6])
-        }
+    package init(book: BookRecords.ID) {
+        self.book = book
     }
 
-    package static func insert(_ remote: Remote, vCardVersion: String, _ db: Database) throws {
+    // MARK: - Remotes
+
+    private static let remoteColumns = """
+        b.id, b.name, r.url, r.username, r.passwordEnv, r.passwordFile, r.vcardVersion, r.syncToken, r.groups, \
+        r.lastSyncedAt
+        """
+
+    /// Every remote, in its book's name order.
+    package static func remotes(_ db: Database) throws -> [StoredRemote] {
+        try Row.fetchAll(db, sql: "SELECT \(remoteColumns) FROM remote r JOIN book b ON b.id = r.bookId")
+            .map(StoredRemote.init).sorted { Collation.precedes($0.remote.name, $1.remote.name) }
+    }
+
+    /// The remote of the book named `name` in any case.
+    package static func remote(named name: String, _ db: Database) throws -> StoredRemote? {
+        try Row.fetchOne(db, sql: "SELECT \(remoteColumns) FROM remote r JOIN book b ON b.id = r.bookId WHERE b.nameKey = ?",
+                         arguments: [Text.groupKey(name)]).map(StoredRemote.init)
+    }
+
+    /// The remote bound to the collection at `url`, if any.
+    package static func remote(url: String, _ db: Database) throws -> StoredRemote? {
+        try Row.fetchOne(db, sql: "SELECT \(remoteColumns) FROM remote r JOIN book b ON b.id = r.bookId WHERE r.url = ?",
+                         arguments: [url]).map(StoredRemote.init)
+    }
+
+    package func insert(_ remote: Remote, vCardVersion: String, _ db: Database) throws {
         var variable: String?, file: String?
         switch remote.password {
         case .environment(let name): variable = name
@@ -28,54 +46,59 @@ package enum SyncState {
         case .netrc: break
         }
         try db.execute(sql: """
-            INSERT INTO remote (id, name, url, username, passwordEnv, passwordFile, vcardVersion, addedAt, groups)
-            VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [remote.name, remote.url, remote.username, variable, file, vCardVersion,
+            INSERT INTO remote (bookId, url, username, passwordEnv, passwordFile, vcardVersion, addedAt, groups)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [book, remote.url, remote.username, variable, file, vCardVersion,
                              Timestamp.string(from: Date()), remote.groups?.rawValue])
     }
 
-    package static func setGroupConvention(_ convention: GroupConvention, _ db: Database) throws {
-        try db.execute(sql: "UPDATE remote SET groups = ?", arguments: [convention.rawValue])
+    package func setGroupConvention(_ convention: GroupConvention, _ db: Database) throws {
+        try db.execute(sql: "UPDATE remote SET groups = ? WHERE bookId = ?", arguments: [convention.rawValue, book])
     }
 
     /// Forgets the remote and every card's sync record; contacts and
     /// conflicts stay.
-    package static func deleteRemote(_ db: Database) throws {
-        try db.execute(sql: "DELETE FROM remote; DELETE FROM syncedCard; DELETE FROM syncPush; DELETE FROM syncedGroup; DELETE FROM syncGroupPush")
+    package func deleteRemote(_ db: Database) throws {
+        for table in ["remote", "syncedCard", "syncPush", "syncedGroup", "syncGroupPush"] {
+            try db.execute(sql: "DELETE FROM \(table) WHERE bookId = ?", arguments: [book])
+        }
     }
 
-    package static func setSyncToken(_ token: String?, _ db: Database) throws {
-        try db.execute(sql: "UPDATE remote SET syncToken = ?, lastSyncedAt = ?",
-                       arguments: [token, Timestamp.string(from: Date())])
+    package func setSyncToken(_ token: String?, _ db: Database) throws {
+        try db.execute(sql: "UPDATE remote SET syncToken = ?, lastSyncedAt = ? WHERE bookId = ?",
+                       arguments: [token, Timestamp.string(from: Date()), book])
     }
 
     // MARK: - Synced cards
 
     private static let cardColumns = "contactId, href, etag, revision, base"
 
-    package static func card(href: String, _ db: Database) throws -> SyncedCard? {
-        try Row.fetchOne(db.cachedStatement(sql: "SELECT \(cardColumns) FROM syncedCard WHERE href = ?"),
-                         arguments: [href]).map { try SyncedCard($0, db) }
+    package func card(href: String, _ db: Database) throws -> SyncedCard? {
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Self.cardColumns) FROM syncedCard WHERE bookId = ? AND href = ?"),
+                         arguments: [book, href]).map { try SyncedCard($0, book: book, db) }
     }
 
-    package static func card(contactId: String, _ db: Database) throws -> SyncedCard? {
-        try Row.fetchOne(db.cachedStatement(sql: "SELECT \(cardColumns) FROM syncedCard WHERE contactId = ?"),
-                         arguments: [contactId]).map { try SyncedCard($0, db) }
+    package func card(contactId: String, _ db: Database) throws -> SyncedCard? {
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Self.cardColumns) FROM syncedCard WHERE bookId = ? AND contactId = ?"),
+                         arguments: [book, contactId]).map { try SyncedCard($0, book: book, db) }
     }
 
-    /// Whether the database holds no contact and no record of a card:
-    /// a pull into it only adds.
-    package static func isEmpty(_ db: Database) throws -> Bool {
+    /// Whether the book holds no contact and no record of a card: a pull
+    /// into it only adds.
+    package func isEmpty(_ db: Database) throws -> Bool {
         try Bool.fetchOne(db, sql: """
-            SELECT NOT EXISTS (SELECT 1 FROM contact) AND NOT EXISTS (SELECT 1 FROM syncedCard)
-                AND NOT EXISTS (SELECT 1 FROM syncedGroup)
-            """) ?? false
+            SELECT NOT EXISTS (SELECT 1 FROM contact WHERE bookId = ?1) AND NOT EXISTS (SELECT 1 FROM syncedCard WHERE bookId = ?1)
+                AND NOT EXISTS (SELECT 1 FROM syncedGroup WHERE bookId = ?1)
+            """, arguments: [book]) ?? false
     }
 
     /// The ETag of every card the server is known to hold, by href.
-    package static func etags(_ db: Database) throws -> [String: String?] {
+    package func etags(_ db: Database) throws -> [String: String?] {
         var etags: [String: String?] = [:]
-        try db.forEachRow("SELECT href, etag FROM syncedCard WHERE base IS NOT NULL UNION ALL SELECT href, etag FROM syncedGroup", []) {
+        try db.forEachRow("""
+            SELECT href, etag FROM syncedCard WHERE bookId = ?1 AND base IS NOT NULL
+            UNION ALL SELECT href, etag FROM syncedGroup WHERE bookId = ?1
+            """, [book]) {
             etags[$0.text(0)] = $0.optionalText(1)
         }
         return etags
@@ -83,47 +106,49 @@ package enum SyncState {
 
     // MARK: - Synced group cards
 
-    package static func group(href: String, _ db: Database) throws -> SyncedGroup? {
+    package func group(href: String, _ db: Database) throws -> SyncedGroup? {
         try groups(where: "href = ?", [href], db).first
     }
 
-    package static func group(uid: String, _ db: Database) throws -> SyncedGroup? {
+    package func group(uid: String, _ db: Database) throws -> SyncedGroup? {
         try groups(where: "uid = ?", [uid], db).first
     }
 
-    package static func groups(_ db: Database) throws -> [SyncedGroup] {
+    package func groups(_ db: Database) throws -> [SyncedGroup] {
         try groups(where: "1", [], db)
     }
 
     /// Stores what both sides agree on; the pushes under way are settled.
-    package static func save(_ group: SyncedGroup, _ db: Database) throws {
-        try db.execute(sql: "DELETE FROM syncedGroup WHERE href = ? AND uid <> ?", arguments: [group.href, group.uid])
-        try db.execute(sql: "INSERT OR REPLACE INTO syncedGroup (uid, href, etag, base) VALUES (?, ?, ?, ?)",
-                       arguments: [group.uid, group.href, group.etag, group.base])
-        try db.execute(sql: "DELETE FROM syncGroupPush WHERE uid = ?", arguments: [group.uid])
+    package func save(_ group: SyncedGroup, _ db: Database) throws {
+        try db.execute(sql: "DELETE FROM syncedGroup WHERE bookId = ? AND href = ? AND uid <> ?", arguments: [book, group.href, group.uid])
+        try db.execute(sql: "INSERT OR REPLACE INTO syncedGroup (bookId, uid, href, etag, base) VALUES (?, ?, ?, ?, ?)",
+                       arguments: [book, group.uid, group.href, group.etag, group.base])
+        try db.execute(sql: "DELETE FROM syncGroupPush WHERE bookId = ? AND uid = ?", arguments: [book, group.uid])
     }
 
-    package static func deleteGroup(uid: String, _ db: Database) throws {
-        try db.execute(sql: "DELETE FROM syncedGroup WHERE uid = ?", arguments: [uid])
-        try db.execute(sql: "DELETE FROM syncGroupPush WHERE uid = ?", arguments: [uid])
+    package func deleteGroup(uid: String, _ db: Database) throws {
+        try db.execute(sql: "DELETE FROM syncedGroup WHERE bookId = ? AND uid = ?", arguments: [book, uid])
+        try db.execute(sql: "DELETE FROM syncGroupPush WHERE bookId = ? AND uid = ?", arguments: [book, uid])
     }
 
     /// Records group card PUTs about to be sent, beside earlier ones not
     /// known to have arrived.
-    package static func saveGroupPushes(_ pushes: [(uid: String, base: String)], _ db: Database) throws {
+    package func saveGroupPushes(_ pushes: [(uid: String, base: String)], _ db: Database) throws {
         for push in pushes {
-            try db.execute(sql: "INSERT OR IGNORE INTO syncGroupPush (uid, base) VALUES (?, ?)", arguments: [push.uid, push.base])
+            try db.execute(sql: "INSERT OR IGNORE INTO syncGroupPush (bookId, uid, base) VALUES (?, ?, ?)",
+                           arguments: [book, push.uid, push.base])
         }
     }
 
     /// What the group card PUTs under way for `uid` carried.
-    package static func groupPushes(uid: String, _ db: Database) throws -> Set<String> {
-        Set(try String.fetchAll(db, sql: "SELECT base FROM syncGroupPush WHERE uid = ?", arguments: [uid]))
+    package func groupPushes(uid: String, _ db: Database) throws -> Set<String> {
+        Set(try String.fetchAll(db, sql: "SELECT base FROM syncGroupPush WHERE bookId = ? AND uid = ?", arguments: [book, uid]))
     }
 
-    private static func groups(where condition: String, _ arguments: StatementArguments, _ db: Database) throws -> [SyncedGroup] {
+    private func groups(where condition: String, _ arguments: StatementArguments, _ db: Database) throws -> [SyncedGroup] {
         var groups: [SyncedGroup] = []
-        try db.forEachRow("SELECT uid, href, etag, base FROM syncedGroup WHERE \(condition) ORDER BY uid", arguments) {
+        try db.forEachRow("SELECT uid, href, etag, base FROM syncedGroup WHERE bookId = ? AND \(condition) ORDER BY uid",
+                          [book] + arguments) {
             groups.append(SyncedGroup(uid: $0.text(0), href: $0.text(1), etag: $0.optionalText(2), base: $0.text(3)))
         }
         return groups
@@ -133,75 +158,81 @@ package enum SyncState {
     /// beside those sent before and not known to have arrived (the server
     /// may hold any one of them), and the href of a card the server never
     /// had.
-    package static func savePushes(_ pushes: [(contactId: String, href: String, revision: Int, base: String)], _ db: Database) throws {
+    package func savePushes(_ pushes: [(contactId: String, href: String, revision: Int, base: String)], _ db: Database) throws {
         let card = try db.cachedStatement(sql: """
-            INSERT INTO syncedCard (contactId, href, revision) VALUES (?, ?, 0) ON CONFLICT (contactId) DO NOTHING
+            INSERT INTO syncedCard (bookId, contactId, href, revision) VALUES (?, ?, ?, 0)
+            ON CONFLICT (bookId, contactId) DO NOTHING
             """)
-        let push = try db.cachedStatement(sql: "INSERT OR REPLACE INTO syncPush (contactId, revision, base) VALUES (?, ?, ?)")
+        let push = try db.cachedStatement(sql: "INSERT OR REPLACE INTO syncPush (bookId, contactId, revision, base) VALUES (?, ?, ?, ?)")
         for pushed in pushes {
-            try card.execute(arguments: [pushed.contactId, pushed.href])
-            try push.execute(arguments: [pushed.contactId, pushed.revision, pushed.base])
+            try card.execute(arguments: [book, pushed.contactId, pushed.href])
+            try push.execute(arguments: [book, pushed.contactId, pushed.revision, pushed.base])
         }
     }
 
     /// Hrefs of cards whose pushes are all unconfirmed: the server may hold
     /// them, or never have had them.
-    package static func unconfirmedHrefs(_ db: Database) throws -> Set<String> {
+    package func unconfirmedHrefs(_ db: Database) throws -> Set<String> {
         var hrefs: Set<String> = []
         try db.forEachRow("""
-            SELECT href FROM syncedCard WHERE base IS NULL AND contactId IN (SELECT contactId FROM syncPush)
-            """, []) { hrefs.insert($0.text(0)) }
+            SELECT href FROM syncedCard WHERE bookId = ?1 AND base IS NULL
+                AND contactId IN (SELECT contactId FROM syncPush WHERE bookId = ?1)
+            """, [book]) { hrefs.insert($0.text(0)) }
         return hrefs
     }
 
-    package static func save(_ card: SyncedCard, _ db: Database) throws {
+    package func save(_ card: SyncedCard, _ db: Database) throws {
         // A card that moved to another href, or an href that now holds
         // another contact, leaves one row.
         try db.cachedStatement(sql: """
-            DELETE FROM syncPush WHERE contactId IN (SELECT contactId FROM syncedCard WHERE href = ? AND contactId <> ?)
-            """).execute(arguments: [card.href, card.contactId])
-        try db.cachedStatement(sql: "DELETE FROM syncedCard WHERE href = ? AND contactId <> ?")
-            .execute(arguments: [card.href, card.contactId])
+            DELETE FROM syncPush WHERE bookId = ?1
+                AND contactId IN (SELECT contactId FROM syncedCard WHERE bookId = ?1 AND href = ?2 AND contactId <> ?3)
+            """).execute(arguments: [book, card.href, card.contactId])
+        try db.cachedStatement(sql: "DELETE FROM syncedCard WHERE bookId = ? AND href = ? AND contactId <> ?")
+            .execute(arguments: [book, card.href, card.contactId])
         try db.cachedStatement(sql: """
-            INSERT OR REPLACE INTO syncedCard (\(cardColumns)) VALUES (?, ?, ?, ?, ?)
-            """).execute(arguments: [card.contactId, card.href, card.etag, card.revision, card.base])
-        try db.cachedStatement(sql: "DELETE FROM syncPush WHERE contactId = ?").execute(arguments: [card.contactId])
+            INSERT OR REPLACE INTO syncedCard (bookId, \(Self.cardColumns)) VALUES (?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [book, card.contactId, card.href, card.etag, card.revision, card.base])
+        try db.cachedStatement(sql: "DELETE FROM syncPush WHERE bookId = ? AND contactId = ?").execute(arguments: [book, card.contactId])
     }
 
-    package static func deleteCard(contactId: String, _ db: Database) throws {
-        try db.cachedStatement(sql: "DELETE FROM syncedCard WHERE contactId = ?").execute(arguments: [contactId])
-        try db.cachedStatement(sql: "DELETE FROM syncPush WHERE contactId = ?").execute(arguments: [contactId])
+    package func deleteCard(contactId: String, _ db: Database) throws {
+        try db.cachedStatement(sql: "DELETE FROM syncedCard WHERE bookId = ? AND contactId = ?").execute(arguments: [book, contactId])
+        try db.cachedStatement(sql: "DELETE FROM syncPush WHERE bookId = ? AND contactId = ?").execute(arguments: [book, contactId])
     }
 
-    /// The local changes since the last sync: contacts the remote is not
-    /// known to hold, contacts changed after their sync, and synced cards
-    /// whose contact is gone; ids in revision order.
-    package static func localChanges(_ db: Database) throws -> (new: [String], changed: [String], deleted: [String]) {
+    /// The local changes since the last sync: the book's contacts the
+    /// remote is not known to hold, contacts changed after their sync, and
+    /// synced cards whose contact is gone or moved to another book; ids in
+    /// revision order.
+    package func localChanges(_ db: Database) throws -> (new: [String], changed: [String], deleted: [String]) {
         var new: [String] = [], changed: [String] = [], deleted: [String] = []
         try db.forEachRow("""
-            SELECT c.id, s.base IS NULL FROM contact c LEFT JOIN syncedCard s ON s.contactId = c.id
-            WHERE s.base IS NULL OR c.revision > s.revision ORDER BY c.revision, c.id
-            """, []) { row in
+            SELECT c.id, s.base IS NULL FROM contact c LEFT JOIN syncedCard s ON s.bookId = ?1 AND s.contactId = c.id
+            WHERE c.bookId = ?1 AND (s.base IS NULL OR c.revision > s.revision) ORDER BY c.revision, c.id
+            """, [book]) { row in
             if row.bool(1) { new.append(row.text(0)) } else { changed.append(row.text(0)) }
         }
         try db.forEachRow("""
-            SELECT s.contactId FROM syncedCard s WHERE NOT EXISTS (SELECT 1 FROM contact c WHERE c.id = s.contactId)
+            SELECT s.contactId FROM syncedCard s
+            WHERE s.bookId = ?1 AND NOT EXISTS (SELECT 1 FROM contact c WHERE c.id = s.contactId AND c.bookId = ?1)
             ORDER BY s.contactId
-            """, []) { deleted.append($0.text(0)) }
+            """, [book]) { deleted.append($0.text(0)) }
         return (new, changed, deleted)
     }
 
     // MARK: - Conflicts
 
     /// - parameter losing: the losing version's JSON, nil for a deletion.
-    package static func insert(_ conflict: SyncConflict, losing: String?, _ db: Database) throws {
+    package func insert(_ conflict: SyncConflict, losing: String?, _ db: Database) throws {
         try db.execute(sql: """
-            INSERT INTO syncConflict (contactId, detectedAt, kept, properties, losing) VALUES (?, ?, ?, ?, ?)
+            INSERT INTO syncConflict (contactId, detectedAt, kept, properties, losing, bookId) VALUES (?, ?, ?, ?, ?, ?)
             """, arguments: [conflict.contactId, Timestamp.string(from: conflict.detectedAt), conflict.kept.rawValue,
-                             "[" + conflict.properties.map(JSONText.quote).joined(separator: ",") + "]", losing])
+                             "[" + conflict.properties.map(JSONText.quote).joined(separator: ",") + "]", losing, book])
     }
 
-    /// The conflicts with their losing versions' JSON (nil: a deletion).
+    /// The conflicts of every book with their losing versions' JSON (nil: a
+    /// deletion).
     package static func conflicts(id: Int? = nil, _ db: Database) throws -> [(conflict: SyncConflict, losing: String?)] {
         let filter = id == nil ? "" : "WHERE id = ?"
         return try Row.fetchAll(db, sql: """
@@ -223,10 +254,25 @@ package enum SyncState {
 
 /// The stored remote with what sync keeps of it.
 package struct StoredRemote {
+    /// Its book's.
+    package var book: BookRecords.ID
     package var remote: Remote
     /// `3.0` or `4.0`.
     package var vCardVersion: String
     package var syncToken: String?
+
+    /// A row of `remoteColumns`.
+    init(_ row: Row) {
+        let password: PasswordSource = if let variable: String = row[4] { .environment(variable) }
+            else if let file: String = row[5] { .file(file) } else { .netrc }
+        book = row[0]
+        var remote = Remote(name: row[1], url: row[2], username: row[3], password: password,
+                            groups: (row[8] as String?).flatMap(GroupConvention.init(rawValue:)))
+        remote.lastSyncedAt = (row[9] as String?).flatMap(Timestamp.date(from:))
+        self.remote = remote
+        vCardVersion = row[6]
+        syncToken = row[7]
+    }
 }
 
 /// A group card as the remote holds it, as of the last sync.
@@ -262,9 +308,9 @@ package struct SyncedCard {
         (self.contactId, self.href, self.etag, self.revision, self.base) = (contactId, href, etag, revision, base)
     }
 
-    init(_ row: Row, _ db: Database) throws {
+    init(_ row: Row, book: BookRecords.ID, _ db: Database) throws {
         self.init(contactId: row[0], href: row[1], etag: row[2], revision: row[3], base: row[4])
-        try db.forEachRow("SELECT revision, base FROM syncPush WHERE contactId = ? ORDER BY revision", [contactId]) {
+        try db.forEachRow("SELECT revision, base FROM syncPush WHERE bookId = ? AND contactId = ? ORDER BY revision", [book, contactId]) {
             pushes.append(($0.int(0), $0.text(1)))
         }
     }

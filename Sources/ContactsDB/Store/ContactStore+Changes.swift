@@ -21,7 +21,10 @@ extension ContactStore {
     ///   token this database did not issue, and
     ///   ``ContactsDBError/expiredChangeToken(token:)`` for one older than
     ///   the history ``compactChanges(before:)`` kept.
-    public func changes(since token: ChangeToken?) throws -> ChangeSet {
+    /// - parameter books: only the changes of these books' contacts; nil
+    ///   for all. A contact moved out of a book is not listed as deleted
+    ///   from it.
+    public func changes(since token: ChangeToken?, inBooks books: [String]? = nil) throws -> ChangeSet {
         try read { db in
             let identity = try ChangeLog.identity(db), revision = try ChangeLog.revision(db)
             if let token {
@@ -36,7 +39,8 @@ extension ContactStore {
             }
             return ChangeSet(
                 token: ChangeToken(databaseIdentity: identity, revision: revision),
-                changes: try ChangeLog.changes(after: token?.revision, db))
+                changes: try ChangeLog.changes(
+                    after: token?.revision, inBooks: books.map { try $0.map { try BookRecords.existingID(named: $0, db) } }, db))
         }
     }
 

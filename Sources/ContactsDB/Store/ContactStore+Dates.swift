@@ -9,8 +9,10 @@ extension ContactStore {
     /// is known carries the age reached, and is left out of the years
     /// before its own. A span longer than a year lists a date once a year.
     ///
+    /// - parameter books: only the contacts of these books; nil for all.
     /// - precondition: `start` has a year and `days` is not negative.
-    public func upcomingDates(from start: PartialDate, within days: Int) throws -> [UpcomingDate] {
+    public func upcomingDates(from start: PartialDate, within days: Int, inBooks books: [String]? = nil) throws -> [UpcomingDate] {
+        let kept = try books.map { Set(try ids(matching: Self.query(inBooks: $0))) }
         precondition(start.year != nil && days >= 0, "upcomingDates needs a whole date and a span of days")
         let end = start.adding(days: days)
         var found: [(date: UpcomingDate, row: UpcomingDateRows.Row)] = []
@@ -25,7 +27,8 @@ extension ContactStore {
                     guard let date = PartialDate(row.value) else { continue }
                     let falling = date.falling(inYear: year)
                     let age = date.year.map { year - $0 }
-                    guard falling.dayNumber >= first.dayNumber, falling.dayNumber <= last.dayNumber, (age ?? 0) >= 0
+                    guard falling.dayNumber >= first.dayNumber, falling.dayNumber <= last.dayNumber, (age ?? 0) >= 0,
+                          kept?.contains(row.id) ?? true
                     else { continue }
                     found.append((UpcomingDate(id: row.id, displayName: row.displayName,
                                                kind: row.label == nil ? .birthday : .anniversary,

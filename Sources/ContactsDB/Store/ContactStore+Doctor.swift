@@ -49,6 +49,8 @@ extension ContactStore {
                  "some contacts' attributes differ from their phones, emails, addresses or messengers"),
                 ("text search", .searchIndexMatches, "the search index holds every contact's words",
                  "the search index differs from the contacts' words"),
+                ("books", .booksHoldTheirContacts, "every contact and group is in a book, with members of its own book",
+                 "some contacts or groups name no book, or groups hold another book's contacts"),
             ] {
                 let matches = try HealthChecks.holds(condition, db)
                 findings.append(Diagnosis(

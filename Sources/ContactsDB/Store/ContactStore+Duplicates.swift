@@ -7,8 +7,16 @@ extension ContactStore {
     /// The sets of contacts that are probably one person, with why (SPEC
     /// §Duplicates): in the order of their first contact in the default
     /// sort, each set's ids in that sort. A name alone never makes a set.
-    public func duplicates() throws -> [DuplicateSet] {
-        try read(Self.duplicates)
+    ///
+    /// - parameter books: only the contacts of these books; nil for all.
+    public func duplicates(inBooks books: [String]? = nil) throws -> [DuplicateSet] {
+        guard let books else { return try read(Self.duplicates) }
+        let kept = Set(try ids(matching: Self.query(inBooks: books)))
+        return try read(Self.duplicates).compactMap { set in
+            var set = set
+            set.ids = set.ids.filter(kept.contains)
+            return set.ids.count > 1 ? set : nil
+        }
     }
 
     // MARK: - Merging

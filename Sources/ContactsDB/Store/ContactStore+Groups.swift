@@ -4,54 +4,81 @@ import GRDB
 extension ContactStore {
     // MARK: - Groups
 
-    /// Every group with its member count, in name order.
+    /// Every group with its book and member count, in name order, then
+    /// book order.
     public func groups() throws -> [ContactGroup] {
         try read { db in
-            try GroupWriter.all(db).sorted { Collation.precedes($0.name, $1.name) }
+            try GroupWriter.all(db).sorted {
+                $0.name == $1.name ? Collation.precedes($0.book, $1.book) : Collation.precedes($0.name, $1.name)
+            }
         }
     }
 
-    /// - throws: `.groupExists` when a group has this name in any case.
-    public func createGroup(named name: String) throws {
+    /// Creates a group in `book` (nil: the default book).
+    ///
+    /// - throws: `.groupExists` when a group of the book has this name in
+    ///   any case.
+    public func createGroup(named name: String, inBook book: String? = nil) throws {
         let name = try ContactValidator.groupName(name, at: "name")
         try write { db in
-            if let existing = try GroupWriter.pk(named: name, db) { throw try GroupWriter.exists(existing, db) }
-            try GroupWriter(db).create(name)
+            let book = try BookRecords.existingID(named: book, db)
+            if let existing = try GroupWriter.pk(named: name, book: book, db) { throw try GroupWriter.exists(existing, db) }
+            try GroupWriter(db, book: book).create(name)
         }
     }
 
     /// Renames a group; a change of case alone is allowed.
-    public func renameGroup(_ name: String, to newName: String) throws {
+    ///
+    /// - parameter book: the group's book, needed when several books have
+    ///   a group of that name.
+    public func renameGroup(_ name: String, to newName: String, inBook book: String? = nil) throws {
         let newName = try ContactValidator.groupName(newName, at: "name")
         try write { db in
-            let pk = try GroupWriter.existingPK(named: name, db)
-            if let other = try GroupWriter.pk(named: newName, db), other != pk { throw try GroupWriter.exists(other, db) }
+            let pk = try GroupWriter.existingPK(named: name, inBook: book, db)
+            let groupBook = try GroupWriter.book(ofGroup: pk, db)
+            if let other = try GroupWriter.pk(named: newName, book: groupBook, db), other != pk { throw try GroupWriter.exists(other, db) }
             try GroupWriter.rename(pk, to: newName, db)
         }
     }
 
     /// Deletes a group; its contacts stay.
-    public func deleteGroup(named name: String) throws {
+    public func deleteGroup(named name: String, inBook book: String? = nil) throws {
         try write { db in
-            try GroupWriter.delete(try GroupWriter.existingPK(named: name, db), db)
+            try GroupWriter.delete(try GroupWriter.existingPK(named: name, inBook: book, db), db)
         }
     }
 
-    /// Adds contacts to a group; those already in it stay. Unknown ids or
-    /// an unknown group change nothing.
-    public func addContacts(ids: [String], toGroup name: String) throws {
+    /// Adds contacts to a group; those already in it stay. Unknown ids, an
+    /// unknown group or a contact of another book change nothing.
+    public func addContacts(ids: [String], toGroup name: String, inBook book: String? = nil) throws {
         try write { db in
-            let group = try GroupWriter.existingPK(named: name, db)
+            let group = try groupOfContacts(ids, named: name, inBook: book, db)
             try GroupWriter.addMembers(try ContactReader.pks(ids: ids, db), to: group, db)
         }
     }
 
-    /// Removes contacts from a group. Unknown ids or an unknown group
-    /// change nothing.
-    public func removeContacts(ids: [String], fromGroup name: String) throws {
+    /// Removes contacts from a group. Unknown ids, an unknown group or a
+    /// contact of another book change nothing.
+    public func removeContacts(ids: [String], fromGroup name: String, inBook book: String? = nil) throws {
         try write { db in
-            let group = try GroupWriter.existingPK(named: name, db)
+            let group = try groupOfContacts(ids, named: name, inBook: book, db)
             try GroupWriter.removeMembers(try ContactReader.pks(ids: ids, db), from: group, db)
         }
+    }
+
+    // MARK: - Non public
+
+    /// The group named `name` that the contacts can be members of: the one
+    /// of their book, unless a book is named.
+    private func groupOfContacts(_ ids: [String], named name: String, inBook book: String?, _ db: Database) throws -> Int64 {
+        let stored = try ContactReader.stored(ids: ids, db)
+        let books = Set(stored.map(\.contact.book))
+        let group = try GroupWriter.existingPK(named: name, inBook: book ?? (books.count == 1 ? books.first : nil), db)
+        let groupBook = try BookRecords.name(try GroupWriter.book(ofGroup: group, db), db)
+        if let other = stored.first(where: { $0.contact.book != groupBook }) {
+            throw ContactsDBError.invalidBook(.contactInOtherBook(id: other.contact.id, book: other.contact.book, group: name,
+                                                                   groupBook: groupBook))
+        }
+        return group
     }
 }

@@ -9,6 +9,9 @@ extension ContactStore {
     /// seed: importing twice adds twice (and fails on ids given twice).
     ///
     /// - parameter inputs: the files or bytes to read, in order.
+    /// - parameter book: the address book they go into; nil for the
+    ///   default book. A card whose UID is another book's contact's id is a
+    ///   contact of its own (``ContactDraft/uid``).
     /// - parameter progress: called with the bytes read and the total,
     ///   while the import's transaction is open: it must not use this store.
     /// - parameter skippingInvalid: skip a record that cannot be read,
@@ -21,14 +24,16 @@ extension ContactStore {
     ///   `.unreadableFile`; nothing is written.
     @discardableResult
     public func importContacts(
-        from inputs: [ImportInput], skippingInvalid: Bool = false, progress: ImportProgress? = nil
+        from inputs: [ImportInput], intoBook book: String? = nil, skippingInvalid: Bool = false,
+        progress: ImportProgress? = nil
     ) throws -> ImportReport {
         var pipelineEnded = 0.0
         // The import only adds: each child row follows the contact whose
         // key it takes.
         var report = try writeAdding { db in
             defer { pipelineEnded = PhaseClock.now() }
-            return try ImportPipeline(inputs: inputs, skippingInvalid: skippingInvalid, progress: progress, workers: workers).run(db)
+            return try ImportPipeline(inputs: inputs, book: try BookRecords.existingID(named: book, db),
+                                      skippingInvalid: skippingInvalid, progress: progress, workers: workers).run(db)
         }
         report.phases.commit = PhaseClock.now() - pipelineEnded
         return report
@@ -52,13 +57,24 @@ extension ContactStore {
 
     /// Imports a seed once per database: a second call with the same bytes
     /// reports the first import and writes nothing.
-    public func seed(_ data: Data, source: String, progress: ImportProgress? = nil) throws -> SeedOutcome {
-        try write { db in try SeedImporter.seed(.data(data, source: source), progress: progress, db) }
+    ///
+    /// - parameter book: the address book it goes into; nil for the
+    ///   default book.
+    public func seed(_ data: Data, source: String, intoBook book: String? = nil, progress: ImportProgress? = nil) throws
+        -> SeedOutcome
+    {
+        try write { db in
+            try SeedImporter.seed(.data(data, source: source), book: try BookRecords.existingID(named: book, db), progress: progress, db)
+        }
     }
 
-    /// ``seed(_:source:progress:)`` from a file, in bounded memory.
-    public func seed(fromFileAt path: String, progress: ImportProgress? = nil) throws -> SeedOutcome {
-        try write { db in try SeedImporter.seed(.file(path: path), progress: progress, db) }
+    /// ``seed(_:source:intoBook:progress:)`` from a file, in bounded memory.
+    public func seed(fromFileAt path: String, intoBook book: String? = nil, progress: ImportProgress? = nil) throws
+        -> SeedOutcome
+    {
+        try write { db in
+            try SeedImporter.seed(.file(path: path), book: try BookRecords.existingID(named: book, db), progress: progress, db)
+        }
     }
 
     /// Records that this database declines the bundled seed: no open will

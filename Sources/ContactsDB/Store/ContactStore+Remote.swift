@@ -1,21 +1,26 @@
 import Foundation
 
 extension ContactStore {
-    // MARK: - The remote
+    // MARK: - Remotes
 
-    /// This database's remote, if it has one.
-    public func remote() throws -> Remote? {
-        try read { db in try SyncState.remote(db)?.remote }
+    /// Every remote, one per book that syncs, in its book's name order.
+    public func remotes() throws -> [Remote] {
+        try read { db in try SyncState.remotes(db).map(\.remote) }
     }
 
-    /// Forgets the remote and what was synced with it; the contacts and
-    /// the recorded conflicts stay.
+    /// The remote of the book `name`, if it has one.
+    public func remote(named name: String) throws -> Remote? {
+        try read { db in try SyncState.remote(named: name, db)?.remote }
+    }
+
+    /// Forgets the remote and what was synced with it; its book, the
+    /// book's contacts and the recorded conflicts stay, as a local book.
     ///
     /// - throws: ``ContactsDBError/remoteNotFound(name:)``.
     public func removeRemote(named name: String) throws {
         try write { db in
-            guard try SyncState.remote(db)?.remote.name == name else { throw ContactsDBError.remoteNotFound(name: name) }
-            try SyncState.deleteRemote(db)
+            guard let stored = try SyncState.remote(named: name, db) else { throw ContactsDBError.remoteNotFound(name: name) }
+            try SyncState(book: stored.book).deleteRemote(db)
         }
     }
 

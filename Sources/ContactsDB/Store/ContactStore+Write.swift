@@ -11,17 +11,20 @@ extension ContactStore {
     /// - throws: ``ContactsDBError/invalidContact(field:reason:)`` or
     ///   ``ContactsDBError/duplicateContactID(field:id:)``; nothing is written.
     @discardableResult
-    public func add(_ draft: ContactDraft) throws -> Contact {
-        try add([draft])[0]
+    public func add(_ draft: ContactDraft, toBook book: String? = nil) throws -> Contact {
+        try add([draft], toBook: book)[0]
     }
 
     /// Adds every draft, or none of them: one transaction for all.
     /// Errors name the failing draft by its position (`contacts[3].age`).
+    ///
+    /// - parameter book: the address book they go into; nil for the
+    ///   default book. An id is unique in the database, whatever the book.
     @discardableResult
-    public func add(_ drafts: [ContactDraft]) throws -> [Contact] {
+    public func add(_ drafts: [ContactDraft], toBook book: String? = nil) throws -> [Contact] {
         let ids = try write { db in
             let now = Timestamp.string(from: Date())
-            let writer = try ContactWriter(db)
+            let writer = try ContactWriter(db, book: try BookRecords.existingID(named: book, db))
             return try drafts.enumerated().map { index, draft in
                 let path = drafts.count == 1 ? "" : "contacts[\(index)]"
                 return try writer.insert(try ContactValidator.validated(draft, at: path), at: path, now: now)

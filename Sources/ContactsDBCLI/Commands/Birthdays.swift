@@ -24,6 +24,7 @@ extension ContactsDBCommand {
         @Option(help: ArgumentHelp("The first day, YYYY-MM-DD (default: today).", valueName: "date"))
         var from: String?
         @OptionGroup var output: OutputOptions
+        @OptionGroup var books: BookFilterOption
 
         func validate() throws {
             guard (0...Self.longestSpan).contains(within) else {
@@ -33,7 +34,7 @@ extension ContactsDBCommand {
         }
 
         func run() throws {
-            let dates = try database.openStore().upcomingDates(from: try start(), within: within)
+            let dates = try database.openStore().upcomingDates(from: try start(), within: within, inBooks: books.books)
             switch output.format {
             case .table:
                 guard !dates.isEmpty else { print("No birthdays or anniversaries in these days."); return }

@@ -19,12 +19,13 @@ extension ContactsDBCommand {
         }
 
         @OptionGroup var database: DatabaseOptions
+        @OptionGroup var books: BookFilterOption
         @Option(help: ArgumentHelp("The token a previous run printed.", valueName: "token")) var since: String?
         @Option(help: "Output format.") var format: Format = .table
 
         func run() throws {
             let store = try database.openStore()
-            let set = try store.changes(since: try since.map(store.changeToken))
+            let set = try store.changes(since: try since.map(store.changeToken), inBooks: books.books)
             let token = set.token.description
             switch format {
             case .table:

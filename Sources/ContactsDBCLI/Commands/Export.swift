@@ -25,6 +25,7 @@ extension ContactsDBCommand {
             "How groups are written in vCard: as each member's CATEGORIES, or as group cards after the contacts.",
             valueName: "categories|cards"))
         var groups: GroupConvention = .categories
+        @OptionGroup var books: BookFilterOption
 
         enum VCardVersionArgument: String, ExpressibleByArgument, CaseIterable {
             case v3 = "3.0", v4 = "4.0"
@@ -39,12 +40,12 @@ extension ContactsDBCommand {
         func run() throws {
             let store = try database.openStore()
             if let directory {
-                try store.exportCards(to: directory, version: vcardVersion.version, groups: groups)
+                try store.exportCards(to: directory, version: vcardVersion.version, groups: groups, inBooks: books.books)
                 return
             }
             // Each page is checked: a reader that went away stops the export.
             let contacts = { (body: (Contact) throws -> Void) in
-                try store.forEachContact { contact in
+                try store.forEachContact(inBooks: books.books) { contact in
                     try body(contact)
                     try StandardOutput.check()
                 }
@@ -59,7 +60,7 @@ extension ContactsDBCommand {
             case .vcard:
                 let version = vcardVersion.version, categories = groups == .categories
                 try contacts { print($0.vCard(version: version, categories: categories), terminator: "") }
-                if !categories { try store.groupCards(version: version).forEach { print($0, terminator: "") } }
+                if !categories { try store.groupCards(version: version, inBooks: books.books).forEach { print($0, terminator: "") } }
             case .csv:
                 let table = CSVTable(maxChildren: try store.maxChildCounts())
                 print(table.header, terminator: "")

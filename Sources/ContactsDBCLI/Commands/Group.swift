@@ -6,16 +6,21 @@ extension ContactsDBCommand {
         static let configuration = CommandConfiguration(
             commandName: "group",
             abstract: "Create, rename, delete and list groups, and add or remove their contacts.",
-            discussion: "Group names are unique whatever their case. Deleting a group keeps its contacts.",
+            discussion: """
+                A group is in one address book, with contacts of that book; its name is unique in the book \
+                whatever its case. Where several books have a group of one name, --book says which. \
+                Deleting a group keeps its contacts.
+                """,
             subcommands: [Create.self, Rename.self, Delete.self, Add.self, Remove.self, List.self])
 
         struct Create: ParsableCommand {
             static let configuration = CommandConfiguration(commandName: "create", abstract: "Create a group.")
             @OptionGroup var database: DatabaseOptions
             @Argument(help: "The group's name.") var name: String
+            @OptionGroup var book: BookOption
 
             func run() throws {
-                try database.openStore().createGroup(named: name)
+                try database.openStore().createGroup(named: name, inBook: book.book)
                 print("Created the group \"\(name)\".")
             }
         }
@@ -25,9 +30,10 @@ extension ContactsDBCommand {
             @OptionGroup var database: DatabaseOptions
             @Argument(help: "The group's name.") var name: String
             @Argument(help: "Its new name.") var newName: String
+            @OptionGroup var book: BookOption
 
             func run() throws {
-                try database.openStore().renameGroup(name, to: newName)
+                try database.openStore().renameGroup(name, to: newName, inBook: book.book)
                 print("Renamed the group \"\(name)\" to \"\(newName)\".")
             }
         }
@@ -36,9 +42,10 @@ extension ContactsDBCommand {
             static let configuration = CommandConfiguration(commandName: "delete", abstract: "Delete a group; its contacts stay.")
             @OptionGroup var database: DatabaseOptions
             @Argument(help: "The group's name.") var name: String
+            @OptionGroup var book: BookOption
 
             func run() throws {
-                try database.openStore().deleteGroup(named: name)
+                try database.openStore().deleteGroup(named: name, inBook: book.book)
                 print("Deleted the group \"\(name)\".")
             }
         }
@@ -48,7 +55,8 @@ extension ContactsDBCommand {
             @OptionGroup var membership: Membership
 
             func run() throws {
-                try membership.database.openStore().addContacts(ids: membership.contacts.ids, toGroup: membership.name)
+                try membership.database.openStore().addContacts(ids: membership.contacts.ids, toGroup: membership.name,
+                                                                  inBook: membership.book.book)
                 print("Added \(membership.summary) to \"\(membership.name)\".")
             }
         }
@@ -58,7 +66,8 @@ extension ContactsDBCommand {
             @OptionGroup var membership: Membership
 
             func run() throws {
-                try membership.database.openStore().removeContacts(ids: membership.contacts.ids, fromGroup: membership.name)
+                try membership.database.openStore().removeContacts(ids: membership.contacts.ids, fromGroup: membership.name,
+                                                                     inBook: membership.book.book)
                 print("Removed \(membership.summary) from \"\(membership.name)\".")
             }
         }
@@ -68,21 +77,26 @@ extension ContactsDBCommand {
             @OptionGroup var database: DatabaseOptions
             @Argument(help: "The group's name.") var name: String
             @OptionGroup var contacts: ContactIDs
+            @OptionGroup var book: BookOption
 
             var summary: String { "\(contacts.ids.count) contact\(contacts.ids.count == 1 ? "" : "s")" }
         }
 
         struct List: ParsableCommand {
-            static let configuration = CommandConfiguration(commandName: "list", abstract: "List the groups with their member counts.")
+            static let configuration = CommandConfiguration(
+                commandName: "list", abstract: "List the groups with their member counts (and books, when there are several).")
             @OptionGroup var database: DatabaseOptions
             @OptionGroup var output: OutputOptions
 
             func run() throws {
-                let groups = try database.openStore().groups()
+                let store = try database.openStore()
+                let groups = try store.groups()
                 switch output.format {
                 case .table:
+                    let books = try store.hasSeveralBooks()
+                    let header = ["GROUP", "MEMBERS"] + (books ? ["BOOK"] : [])
                     print(groups.isEmpty ? "No groups yet; `contactsdb group create NAME` makes one.\n"
-                        : ContactPrinter.alignedColumns([["GROUP", "MEMBERS"]] + groups.map { [$0.name, String($0.memberCount)] }),
+                        : ContactPrinter.alignedColumns([header] + groups.map { [$0.name, String($0.memberCount)] + (books ? [$0.book] : []) }),
                           terminator: "")
                 case .json:
                     try JSONOutput.printArray(groups)

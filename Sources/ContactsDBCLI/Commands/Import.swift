@@ -17,6 +17,7 @@ extension ContactsDBCommand {
         @Argument(help: "A JSON or vCard file, a directory of .vcf files, or - for stdin.") var file: String
         @Flag(help: "Skip records that cannot be read or break a rule (a vCard card, a JSON contact), and report them, instead of importing nothing.")
         var skipInvalid = false
+        @OptionGroup var book: BookOption
 
         func run() throws {
             guard file == "-" else { return try run(inputs: try vCardDirectory() ?? [try Self.input(file)]) }
@@ -28,7 +29,7 @@ extension ContactsDBCommand {
         private func run(inputs: [ImportInput]) throws {
             let store = try database.openStore()
             let progress = Terminal.ProgressBar(label: "Importing")
-            let report = try store.importContacts(from: inputs, skippingInvalid: skipInvalid, progress: progress.update)
+            let report = try store.importContacts(from: inputs, intoBook: book.book, skippingInvalid: skipInvalid, progress: progress.update)
             progress.finish()
             for skipped in report.skipped { Terminal.printNotice("Skipped \(skipped)") }
             if !report.unusual.keptNothingUnusual {

@@ -41,7 +41,9 @@ extension ContactsDBCommand {
                 print("QUERY PLAN")
                 plan.forEach { print($0) }
             } else {
-                ContactPrinter.print(try store.contacts(matching: query), as: output.format, regions: try store.phoneRegions())
+                let showingBooks = try output.format == .table && store.hasSeveralBooks()
+                ContactPrinter.print(try store.contacts(matching: query), as: output.format, regions: try store.phoneRegions(),
+                                     showingBooks: showingBooks)
             }
         }
 

@@ -6,25 +6,28 @@ extension ContactsDBCommand {
     struct RemoteCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "remote",
-            abstract: "Add, list or remove the CardDAV address book this database syncs with.",
+            abstract: "Add, list or remove the CardDAV address books the database's books sync with.",
             discussion: """
-                A database syncs with one remote. Its password is read at each use from --password-env or \
-                --password-file, else from ~/.netrc's entry for the host, and never stored in the database.
+                Each book syncs with at most one remote, which has the book's name; a database may have any \
+                number. A remote's password is read at each use from --password-env or --password-file, else \
+                from ~/.netrc's entry for the host, and never stored in the database.
                 """,
             subcommands: [Add.self, List.self, Remove.self])
 
         struct Add: ParsableCommand {
             static let configuration = CommandConfiguration(
                 commandName: "add",
-                abstract: "Find the address book behind a URL and sync with it from now on.",
+                abstract: "Find the address book behind a URL and sync a book with it from now on.",
                 discussion: """
                     URL is the address book itself, or the server's or your principal's URL, from which the \
                     address book is found (/.well-known/carddav, current-user-principal, addressbook-home-set). \
-                    Plain http is refused except to this machine.
+                    Plain http is refused except to this machine. The book NAME is created, or an existing book \
+                    without a remote is bound, whose contacts the first sync pushes. A collection syncs with one \
+                    book.
                     """)
 
             @OptionGroup var database: DatabaseOptions
-            @Argument(help: "The remote's name.") var name: String
+            @Argument(help: "The remote's name, which is its book's.") var name: String
             @Argument(help: "The address book's, the principal's or the server's URL.") var url: String
             @Option(help: "The username.") var username: String?
             @Option(help: ArgumentHelp("The environment variable that holds the password.", valueName: "variable"))
@@ -49,21 +52,30 @@ extension ContactsDBCommand {
             func run() throws {
                 let network = try ContactsDBCommand.network()
                 let password: PasswordSource = passwordEnv.map { .environment($0) } ?? passwordFile.map { .file($0) } ?? .netrc
+                let store = try database.openStore()
+                let isNewBook = try store.books().allSatisfy { $0.name.lowercased() != name.lowercased() }
                 let remote = try network.addRemote(
                     Remote(name: name, url: url, username: username, password: password, groups: groups), addressBook: addressbook,
-                    timeout: timeout.seconds, to: database.openStore())
+                    timeout: timeout.seconds, to: store)
                 print("Added the remote \"\(remote.name)\": \(remote.url)")
+                // A new book syncs none of the contacts already here: say where they are.
+                if isNewBook, let other = try store.books().first(where: { $0.name != remote.name && $0.contactCount > 0 }) {
+                    Terminal.printNotice("""
+                        The book "\(remote.name)" is new: the \(other.contactCount) contacts of "\(other.name)" stay there; \
+                        `contactsdb move` takes some over, or `contactsdb remote add \(other.name) URL` syncs that book instead.
+                        """)
+                }
             }
         }
 
         struct List: ParsableCommand {
             static let configuration = CommandConfiguration(
                 commandName: "list",
-                abstract: "Show the remote's name, URL and groups convention (cards, categories, or unknown before the first sync).")
+                abstract: "Show each remote's name, URL and groups convention (cards, categories, or unknown before the first sync).")
             @OptionGroup var database: DatabaseOptions
 
             func run() throws {
-                if let remote = try database.openStore().remote() {
+                for remote in try database.openStore().remotes() {
                     print("\(remote.name)\t\(remote.url)\t\(remote.groups?.rawValue ?? "unknown")")
                 }
             }
@@ -71,7 +83,7 @@ extension ContactsDBCommand {
 
         struct Remove: ParsableCommand {
             static let configuration = CommandConfiguration(
-                commandName: "remove", abstract: "Stop syncing with the remote; the contacts stay.")
+                commandName: "remove", abstract: "Stop syncing with the remote; its book and the book's contacts stay, as a local book.")
             @OptionGroup var database: DatabaseOptions
             @Argument(help: "The remote's name.") var name: String
 

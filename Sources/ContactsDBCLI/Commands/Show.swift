@@ -15,7 +15,8 @@ extension ContactsDBCommand {
                 throw ContactsDBError.contactsNotFound(ids: [id])
             }
             if output.format == .table {
-                print(ContactPrinter.detail(contact, regions: try store.phoneRegions()), terminator: "")
+                print(ContactPrinter.detail(contact, regions: try store.phoneRegions(), showingBook: try store.hasSeveralBooks()),
+                      terminator: "")
             } else {
                 ContactPrinter.print([contact], as: output.format, regions: try store.phoneRegions())
             }

@@ -6,12 +6,14 @@ extension ContactsDBCommand {
     struct Sync: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "sync",
-            abstract: "Sync both ways with the remote: pull what changed there, push what changed here.",
+            abstract: "Sync both ways with each remote: pull what changed there, push what changed here.",
             discussion: """
-                A property changed on both sides takes the --prefer side's value (the server's unless \
-                told otherwise); the other version is kept: see `contactsdb conflicts`. An edit beats a \
-                deletion. Exits 69 when the remote cannot be reached or fails, 77 when it refuses the \
-                credentials.
+                Syncs every remote, or those named, each on its own: one that fails does not stop the \
+                others, its error names it, and the exit code is the first failure's. With several remotes \
+                each report line starts with the remote's name. A property changed on both sides takes the \
+                --prefer side's value (the server's unless told otherwise); the other version is kept: see \
+                `contactsdb conflicts`. An edit beats a deletion. Exits 69 when a remote cannot be reached \
+                or fails, 77 when it refuses the credentials.
                 """)
 
         enum Format: String, ExpressibleByArgument, CaseIterable {
@@ -19,12 +21,14 @@ extension ContactsDBCommand {
         }
 
         @OptionGroup var database: DatabaseOptions
+        @Argument(help: ArgumentHelp("The remotes to sync (default: every one).", valueName: "name")) var names: [String] = []
         @Option(help: "Whose value wins a property both sides changed.") var prefer: SyncPreference = .server
         @Flag(help: "Say what would be pulled and pushed; change nothing.") var dryRun = false
         @Option(help: "Output format.") var format: Format = .table
         @OptionGroup var timeout: RemoteTimeoutOption
 
         struct Output: Encodable {
+            var remote: String
             var pulled: SyncCounts
             var pushed: SyncCounts
         }
@@ -32,19 +36,44 @@ extension ContactsDBCommand {
         func run() throws {
             let network = try ContactsDBCommand.network()
             let store = try database.openStore()
-            let progress = Terminal.ProgressBar(label: "Syncing")
-            let report = try network.sync(store, prefer: prefer, dryRun: dryRun, timeout: timeout.seconds, progress: progress.update)
-            progress.finish()
-            for skipped in report.skipped { Terminal.printNotice("Not synced: \(skipped)") }
-            if report.conflicts > 0 {
-                Terminal.printNotice("\(report.conflicts) conflict\(report.conflicts == 1 ? "" : "s") kept the losing version: see `contactsdb conflicts`.")
+            let remotes = try names.isEmpty ? store.remotes().map(\.name) : names.map { name in
+                guard let remote = try store.remote(named: name) else { throw ContactsDBError.remoteNotFound(name: name) }
+                return remote.name
             }
-            switch format {
-            case .table:
-                print("pulled: \(Self.line(report.pulled))")
-                print("pushed: \(Self.line(report.pushed))")
-            case .json:
-                print(try JSONOutput.line(Output(pulled: report.pulled, pushed: report.pushed)))
+            guard !remotes.isEmpty else { throw ContactsDBError.remoteNotFound(name: nil) }
+            let prefix = remotes.count > 1
+            var firstFailure: ExitStatus?
+            for name in remotes {
+                let lead = prefix ? "\(name): " : ""
+                let report: SyncReport
+                do {
+                    let progress = Terminal.ProgressBar(label: prefix ? "Syncing \(name)" : "Syncing")
+                    report = try network.sync(store, remote: name, prefer: prefer, dryRun: dryRun, timeout: timeout.seconds,
+                                              progress: progress.update)
+                    progress.finish()
+                } catch {
+                    // One remote fails as any command does.
+                    guard prefix, !ExitStatus.isArgumentParserError(error) else { throw error }
+                    let status = ExitStatus(error)
+                    Terminal.printError("\(name): \(status.message)")
+                    firstFailure = firstFailure ?? status
+                    continue
+                }
+                for skipped in report.skipped { Terminal.printNotice("\(lead)Not synced: \(skipped)") }
+                if report.conflicts > 0 {
+                    Terminal.printNotice("\(lead)\(report.conflicts) conflict\(report.conflicts == 1 ? "" : "s") kept the losing version: see `contactsdb conflicts`.")
+                }
+                switch format {
+                case .table:
+                    print("\(lead)pulled: \(Self.line(report.pulled))")
+                    print("\(lead)pushed: \(Self.line(report.pushed))")
+                case .json:
+                    print(try JSONOutput.line(Output(remote: name, pulled: report.pulled, pushed: report.pushed)))
+                }
+            }
+            if let firstFailure {
+                try StandardOutput.finish()
+                throw ExitCode(firstFailure.code)
             }
         }
 

@@ -23,7 +23,9 @@ struct QueryOptions: ParsableArguments {
     @Option(help: "Text the country of an address contains.") var country: String?
     @Option(help: "Only this section of the index (A, Ж, ㄱ, #).") var section: String?
     @Flag(help: "Only favorites.") var favorite = false
-    @Option(help: "Only members of this group.") var group: String?
+    @Option(help: "Only members of a group of this name.") var group: String?
+    @Option(help: ArgumentHelp("Only contacts of this address book; repeat for several.", valueName: "name"))
+    var book: [String] = []
 
     @Option(help: ArgumentHelp(
         "name (the sectioned default), first-name, last-name or company, with :asc (default) or :desc.",
@@ -62,6 +64,7 @@ struct QueryOptions: ParsableArguments {
         for case let (value?, filter) in textFilters { query = query.filter(filter(value)) }
         if favorite { query = query.filter(.favorite) }
         if let group { query = query.filter(.group(group)) }
+        if !book.isEmpty { query = query.filter(.books(book)) }
         let sort = try parsedSort()
         return query.sorted(by: sort.key, descending: sort.descending).page(limit: limit, offset: offset)
     }

@@ -7,10 +7,12 @@ enum ContactPrinter {
 
     /// - parameter regions: the database's default phone regions, which
     ///   decide how a table shows numbers.
-    static func print(_ contacts: [Contact], as format: OutputFormat, regions: PhoneRegions) {
+    /// - parameter showingBooks: whether a table names each contact's book,
+    ///   as it does when the database has several.
+    static func print(_ contacts: [Contact], as format: OutputFormat, regions: PhoneRegions, showingBooks: Bool = false) {
         switch format {
         case .table:
-            ContactsDBCLI.print(table(contacts, regions: regions), terminator: "")
+            ContactsDBCLI.print(table(contacts, regions: regions, showingBooks: showingBooks), terminator: "")
         case .json:
             var array = JSONOutput.ArrayPrinter()
             for contact in contacts { array.append(contact.jsonText) }
@@ -23,12 +25,12 @@ enum ContactPrinter {
     }
 
     /// Aligned columns: name, first phone (display form), first email,
-    /// messenger services, whether there is a photo, id. "+N" marks
-    /// further phones or emails.
-    static func table(_ contacts: [Contact], regions: PhoneRegions) -> String {
+    /// messenger services, whether there is a photo, the book (when
+    /// `showingBooks`), id. "+N" marks further phones or emails.
+    static func table(_ contacts: [Contact], regions: PhoneRegions, showingBooks: Bool = false) -> String {
         guard !contacts.isEmpty else { return noMatch + "\n" }
         func more(_ count: Int) -> String { count > 1 ? " +\(count - 1)" : "" }
-        let header = ["NAME", "PHONE", "EMAIL", "MESSENGERS", "PHOTO", "ID"]
+        let header = ["NAME", "PHONE", "EMAIL", "MESSENGERS", "PHOTO"] + (showingBooks ? ["BOOK"] : []) + ["ID"]
         let rows = contacts.map { contact in
             [
                 contact.displayName.isEmpty ? "(no name)" : contact.displayName,
@@ -36,16 +38,18 @@ enum ContactPrinter {
                 (contact.emails.first?.value ?? "") + more(contact.emails.count),
                 contact.messengers.map(\.service).joined(separator: ", "),
                 contact.hasPhoto ? "yes" : "",
-                contact.id,
-            ]
+            ] + (showingBooks ? [contact.book] : []) + [contact.id]
         }
         return alignedColumns([header] + rows)
     }
 
-    /// One contact with every field and child, for `show`.
-    static func detail(_ contact: Contact, regions: PhoneRegions) -> String {
+    /// One contact with every field and child, for `show`; its book when
+    /// `showingBook`.
+    static func detail(_ contact: Contact, regions: PhoneRegions, showingBook: Bool = false) -> String {
         var lines: [(String, String)] = [
             ("id", contact.id),
+            ("book", showingBook ? contact.book : ""),
+            ("uid", contact.uid ?? ""),
             ("first name", contact.firstName ?? ""),
             ("last name", contact.lastName ?? ""),
             ("company", contact.company ?? ""),

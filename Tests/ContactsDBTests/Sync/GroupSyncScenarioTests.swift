@@ -43,7 +43,7 @@ import Testing
         #expect(try device.ids() == ["a", "b", "c"], "the group card is no contact")
         #expect(try members(device, "Family") == ["a", "b"])
         #expect(try device.store.groups().first?.uid == "fam")
-        #expect(try device.store.remote()?.groups == .cards)
+        #expect(try device.store.remote(named: "home")?.groups == .cards)
         #expect(try quiet(device))
         #expect(server.requests("PUT").isEmpty)
     }
@@ -125,7 +125,7 @@ import Testing
         server.put("a.vcf", SyncScenarioTests.card("a", "Anna", "Petrova"))
         let phone = try Device(server), laptop = try Device(server)
         try phone.sync(); try laptop.sync()
-        #expect(try phone.store.remote()?.groups == .categories)
+        #expect(try phone.store.remote(named: "home")?.groups == .categories)
         try phone.store.createGroup(named: "Family")
         try phone.store.addContacts(ids: ["a"], toGroup: "Family")
         try phone.sync(); try laptop.sync()

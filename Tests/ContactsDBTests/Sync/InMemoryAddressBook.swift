@@ -14,6 +14,14 @@ final class InMemoryAddressBook: DAVTransport, @unchecked Sendable {
     static let origin = URL(string: "http://127.0.0.1:8080")!
     static let collectionPath = "/dav/anna/contacts/"
     static var collection: URL { URL(string: collectionPath, relativeTo: origin)!.absoluteURL }
+    /// This address book's server: another port is another server, for a
+    /// database with several remotes.
+    let origin: URL
+    var collection: URL { URL(string: Self.collectionPath, relativeTo: origin)!.absoluteURL }
+
+    init(port: Int = 8080) {
+        origin = URL(string: "http://127.0.0.1:\(port)")!
+    }
 
     struct Card {
         var text: String
@@ -204,7 +212,7 @@ final class InMemoryAddressBook: DAVTransport, @unchecked Sendable {
         while let start = rest.range(of: "<d:href>"), let end = rest.range(of: "</d:href>", range: start.upperBound..<rest.endIndex) {
             let href = String(rest[start.upperBound..<end.lowerBound])
             rest = rest[end.upperBound...]
-            let path = URL(string: href, relativeTo: Self.origin)?.path ?? href
+            let path = URL(string: href, relativeTo: origin)?.path ?? href
             if omittedFromMultiget.contains(path) { continue }
             if let card = cards[path] {
                 responses.append(response(path, properties: (sendsETags ? "<d:getetag>\(card.etag)</d:getetag>" : "") + "<card:address-data>\(DAVXML.escape(card.text))</card:address-data>"))

@@ -18,13 +18,15 @@ import Testing
             options.seedsOnFirstOpen = false
             store = try ContactStore.makeInMemory(options: options)
             self.server = server
-            try store.addRemote(Remote(name: "home", url: InMemoryAddressBook.collection.absoluteString, groups: groups),
+            // The remote binds the book the device's contacts are in.
+            try store.renameBook(Book.firstName, to: "home")
+            try store.addRemote(Remote(name: "home", url: server.collection.absoluteString, groups: groups),
                                 transport: server)
         }
 
         @discardableResult
         func sync(prefer: SyncPreference = .server, dryRun: Bool = false) throws -> SyncReport {
-            try store.sync(prefer: prefer, dryRun: dryRun, transport: server)
+            try store.sync(remote: "home", prefer: prefer, dryRun: dryRun, transport: server)
         }
 
         @discardableResult

@@ -1,0 +1,20 @@
+/// An address book: every contact and group is in exactly one (SPEC
+/// §Several address books in one database).
+public struct Book: Hashable, Sendable {
+    /// Unique in the database whatever its case.
+    public var name: String
+    /// How many contacts it holds.
+    public var contactCount: Int
+    /// The address book URL of the remote it syncs with, nil for a local
+    /// book.
+    public var remoteURL: String?
+    /// Whether new contacts go here unless told otherwise.
+    public var isDefault: Bool
+
+    public init(name: String, contactCount: Int, remoteURL: String?, isDefault: Bool) {
+        (self.name, self.contactCount, self.remoteURL, self.isDefault) = (name, contactCount, remoteURL, isDefault)
+    }
+
+    /// The book a database starts with.
+    public static let firstName = "local"
+}

@@ -1,0 +1,116 @@
+import ContactsDBTestSupport
+import Foundation
+import GRDB
+import Testing
+
+/// `book`, `move` and `--book` (SPEC §Several address books in one
+/// database), each command a process of its own against one database file.
+@Suite struct BookCommandTests {
+    let directory = TemporaryDirectory()
+    let cli = CLIRunner()
+
+    func ids(_ result: CLIRunner.Result) -> [String] {
+        result.lines.compactMap { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["id"] as? String
+        }
+    }
+
+    @Test func booksHoldTheirContactsAcrossRestarts() throws {
+        let db = directory.path("contacts.sqlite")
+        #expect(try cli.run(db: db, ["book", "list", "--format", "json"]).stdout
+            == "[\n{\"contacts\":10,\"default\":true,\"name\":\"local\",\"remote\":null}\n]\n")
+        // One book: no BOOK column.
+        #expect(!(try cli.run(db: db, ["query", "--limit", "1"]).stdout.contains("BOOK")))
+        #expect(try cli.run(db: db, ["book", "create", "Work"]).exitCode == 0)
+        #expect(try cli.run(db: db, ["add", "--book", "work", "--first-name", "Vera", "--last-name", "Sokolova"]).exitCode == 0)
+        #expect(try cli.run(db: db, ["add", "--json", "-", "--book", "WORK"],
+                            stdin: #"{"id": "w2", "firstName": "Wanda", "groups": ["Team"]}"#).stdout == "w2\n")
+        let work = try cli.run(db: db, ["query", "--book", "work", "--format", "ndjson"])
+        #expect(work.lines.count == 2)
+        #expect(work.lines.allSatisfy { $0.contains(#""book": "Work""#) })
+        #expect(try cli.run(db: db, ["query", "--count"]).stdout == "12\n")
+        #expect(try cli.run(db: db, ["query", "--count", "--book", "local", "--book", "work"]).stdout == "12\n")
+        #expect(try cli.run(db: db, ["query", "--book", "local", "--limit", "1"]).stdout.contains("BOOK"))
+        #expect(try cli.run(db: db, ["show", "w2"]).lines.contains { $0.contains("book:") && $0.hasSuffix(" Work") })
+
+        // The default moves, then a plain add goes there.
+        #expect(try cli.run(db: db, ["book", "default", "work"]).exitCode == 0)
+        #expect(try cli.run(db: db, ["add", "--json", "-"], stdin: #"{"id": "w3", "firstName": "Walter"}"#).exitCode == 0)
+        #expect(ids(try cli.run(db: db, ["query", "--book", "work", "--format", "ndjson"])).contains("w3"))
+
+        // Moved, a contact keeps its id and takes its group by name.
+        #expect(try cli.run(db: db, ["move", "w2", "--to", "local"]).stdout == "Moved 1 contact to \"local\".\n")
+        let moved = try cli.run(db: db, ["show", "w2", "--format", "ndjson"]).stdout
+        #expect(moved.contains(#""book": "local""#) && moved.contains(#""groups": ["Team"]"#))
+        #expect(try cli.run(db: db, ["doctor"]).exitCode == 0)
+    }
+
+    @Test func anUnknownBookIsOneSentenceAnd64AndWritesNothing() throws {
+        let db = directory.path("contacts.sqlite")
+        _ = try cli.run(db: db, ["init"])
+        let before = try Data(contentsOf: URL(fileURLWithPath: db))
+        for arguments in [
+            ["add", "--book", "nope", "--first-name", "Vera"], ["query", "--book", "nope"], ["export", "--book", "nope"],
+            ["move", "seed-acme", "--to", "nope"], ["book", "rename", "nope", "x"], ["book", "default", "nope"],
+            ["book", "delete", "nope"], ["changes", "--book", "nope"], ["duplicates", "--book", "nope"],
+            ["birthdays", "--book", "nope"], ["group", "create", "Team", "--book", "nope"],
+        ] {
+            let result = try cli.run(db: db, arguments)
+            #expect(result.exitCode == 64, "\(arguments): \(result.stderr)")
+            #expect(result.stderr == "Error: There is no address book named \"nope\"; `contactsdb book list` lists them.\n",
+                    "\(arguments)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
+    }
+
+    @Test func aBookIsDeletedOnlyEmptyOrWithItsContactsMoved() throws {
+        let db = directory.path("contacts.sqlite")
+        _ = try cli.run(db: db, ["book", "create", "old"])
+        _ = try cli.run(db: db, ["move", "seed-acme", "seed-kim-minji", "--to", "old"])
+        let refused = try cli.run(db: db, ["book", "delete", "old"])
+        #expect(refused.exitCode == 64)
+        #expect(refused.stderr.contains("holds 2 contacts"))
+        #expect(try cli.run(db: db, ["book", "delete", "local"]).exitCode == 64)
+        #expect(try cli.run(db: db, ["book", "create", "OLD"]).exitCode == 64, "names are unique whatever their case")
+        #expect(try cli.run(db: db, ["book", "delete", "old", "--move-to", "local"]).exitCode == 0)
+        #expect(try cli.run(db: db, ["query", "--count", "--book", "local"]).stdout == "10\n")
+        #expect(try cli.run(db: db, ["book", "list"]).lines.count == 2)
+    }
+
+    @Test func listingsAndFeedsNarrowToTheirBooks() throws {
+        let db = directory.path("contacts.sqlite")
+        _ = try cli.run(db: db, ["book", "create", "family"])
+        _ = try cli.run(db: db, ["add", "--json", "-", "--book", "family"],
+                        stdin: #"[{"id": "f1", "firstName": "Fedor", "birthday": "1990-01-02", "phones": [{"value": "+7 912 345-67-89"}]}]"#)
+        let familyChanges = try cli.run(db: db, ["changes", "--book", "family", "--format", "ndjson"])
+        #expect(familyChanges.exitCode == 0)
+        #expect(familyChanges.stdout.contains("f1") && !familyChanges.stdout.contains("seed-acme"))
+        let exported = try cli.run(db: db, ["export", "--format", "ndjson", "--book", "family"])
+        #expect(ids(exported) == ["f1"])
+        // Fedor shares Ivan Petrov's number: a set across books, and none within one.
+        #expect(try cli.run(db: db, ["duplicates", "--format", "json"]).stdout.contains("f1"))
+        #expect(!(try cli.run(db: db, ["duplicates", "--format", "json", "--book", "family"]).stdout.contains("f1")))
+        let birthdays = try cli.run(db: db, ["birthdays", "--from", "2026-01-01", "--within", "3", "--book", "family"])
+        #expect(birthdays.stdout.contains("f1"))
+        #expect(!(try cli.run(db: db, ["birthdays", "--from", "2026-01-01", "--within", "3", "--book", "local"]).stdout.contains("f1")))
+    }
+
+    @Test func groupsOfOneNameInTwoBooksAreToldApartByBook() throws {
+        let db = directory.path("contacts.sqlite")
+        _ = try cli.run(db: db, ["book", "create", "work"])
+        _ = try cli.run(db: db, ["group", "create", "Team"])
+        _ = try cli.run(db: db, ["group", "create", "Team", "--book", "work"])
+        let ambiguous = try cli.run(db: db, ["group", "rename", "Team", "Crew"])
+        #expect(ambiguous.exitCode == 64)
+        #expect(ambiguous.stderr.contains("each have a group \"Team\""))
+        #expect(try cli.run(db: db, ["group", "rename", "Team", "Crew", "--book", "work"]).exitCode == 0)
+        // The contacts' own book names the group; another book's contact is refused.
+        #expect(try cli.run(db: db, ["group", "add", "Team", "seed-acme"]).exitCode == 0)
+        let foreign = try cli.run(db: db, ["group", "add", "Crew", "seed-acme"])
+        #expect(foreign.exitCode == 64)
+        #expect(foreign.stderr.contains("is in the book \"local\""))
+        #expect(try cli.run(db: db, ["query", "--group", "team", "--count"]).stdout == "1\n")
+        let groups = try cli.run(db: db, ["group", "list"]).stdout
+        #expect(groups.contains("BOOK") && groups.contains("Crew") && groups.contains("work"))
+    }
+}
