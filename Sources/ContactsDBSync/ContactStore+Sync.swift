@@ -8,7 +8,8 @@ extension ContactStore {
     /// or a server or principal URL: RFC 6764's well-known URI,
     /// current-user-principal, addressbook-home-set) and binds it to the
     /// book `remote.name`: a new book, or an existing one without a remote,
-    /// whose contacts the first sync then pushes. The password is read from
+    /// whose contacts the first sync then pushes. A new book becomes the
+    /// default when the default book is empty and has no remote. The password is read from
     /// its source to discover, and never stored.
     ///
     /// - parameter remote: its name, the URL to start from, the username
@@ -29,8 +30,12 @@ extension ContactStore {
     /// ``addRemote(_:addressBook:timeout:)`` over `transport`.
     @discardableResult
     package func addRemote(_ remote: Remote, addressBook: String? = nil, transport: any DAVTransport) throws -> Remote {
+        // Refused before discovery where no request could change the answer.
         if let existing = try self.remote(named: remote.name) {
             throw ContactsDBError.invalidBook(.hasRemote(name: existing.name, url: existing.url))
+        }
+        if let bound = try remotes().first(where: { $0.url == remote.url }) {
+            throw ContactsDBError.invalidBook(.collectionBound(url: bound.url, book: bound.name))
         }
         guard !remote.name.isEmpty, remote.name.allSatisfy({ !$0.isWhitespace && !$0.isNewline }) else {
             throw ContactsDBError.invalidRemote(.nameNotOneWord(remote.name))
@@ -48,8 +53,16 @@ extension ContactStore {
             if let bound = try SyncState.remote(url: stored.url, db) {
                 throw ContactsDBError.invalidBook(.collectionBound(url: stored.url, book: bound.remote.name))
             }
-            let book = try BookRecords.id(named: remote.name, db) ?? BookRecords.create(remote.name, db)
+            let existing = try BookRecords.id(named: remote.name, db)
+            let book = try existing ?? BookRecords.create(remote.name, db)
             stored.name = try BookRecords.name(book, db)
+            // A new book takes over from a default that is empty and syncs
+            // nowhere, so that what is added next is synced.
+            let defaultBook = try BookRecords.defaultID(db)
+            if existing == nil, try BookRecords.contactCount(defaultBook, db) == 0,
+               try !SyncState.remotes(db).contains(where: { $0.book == defaultBook }) {
+                try BookRecords.setDefault(book, db)
+            }
             try SyncState(book: book).insert(stored, vCardVersion: found.vCardVersion.rawValue, db)
         }
         return stored

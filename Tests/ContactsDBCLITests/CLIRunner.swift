@@ -104,6 +104,16 @@ struct CLIRunner {
 
 /// Every table, index, view and trigger of a database file, with its SQL,
 /// read straight from `sqlite_master`.
+extension CLIRunner {
+    /// The schema of `upgraded` once migrated, and of a new database made
+    /// at `fresh`: an upgrade must end where a new database starts.
+    func schemas(migrating upgraded: String, andMaking fresh: String) throws -> (upgraded: [Row], fresh: [Row]) {
+        #expect(try run(db: upgraded, ["migrate"]).exitCode == 0)
+        #expect(try run(db: fresh, ["init", "--no-seed"]).exitCode == 0)
+        return (try schemaRows(at: upgraded), try schemaRows(at: fresh))
+    }
+}
+
 func schemaRows(at path: String) throws -> [Row] {
     try DatabaseQueue(path: path).read { db in
         try Row.fetchAll(db, sql: "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name")

@@ -14,7 +14,7 @@ import Testing
         let db = directory.path("doctor.sqlite")
         let healthy = try cli.run(db: db, ["doctor"])
         #expect(healthy.exitCode == 0, "\(healthy.stdout)")
-        #expect(healthy.lines.count == 10 && healthy.lines.allSatisfy { $0.hasPrefix("ok") }, "\(healthy.stdout)")
+        #expect(healthy.lines.count == 11 && healthy.lines.allSatisfy { $0.hasPrefix("ok") }, "\(healthy.stdout)")
 
         try DatabaseQueue(path: db).write { db in try db.execute(sql: "UPDATE sectionCount SET count = count + 5") }
         let sick = try cli.run(db: db, ["doctor"])
@@ -35,6 +35,13 @@ import Testing
         #expect(try cli.run(db: db, ["reindex"]).exitCode == 0)
         #expect(try cli.run(db: db, ["doctor"]).exitCode == 0)
         #expect(try DatabaseQueue(path: db).read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM phone") } == children)
+
+        // A contact in no book: found, with the move that mends it.
+        try DatabaseQueue(path: db).write { db in try db.execute(sql: "UPDATE contact SET bookId = 99 WHERE id = 'seed-acme'") }
+        let homeless = try cli.run(db: db, ["doctor"])
+        #expect(homeless.exitCode == 70 && homeless.stdout.contains("PROBLEM books"), "\(homeless.stdout)")
+        #expect(try cli.run(db: db, ["move", "seed-acme", "--to", "local"]).exitCode == 0)
+        #expect(try cli.run(db: db, ["doctor"]).exitCode == 0)
     }
 
     /// A smashed file is reported as doctor's finding, with the fix: pages

@@ -19,11 +19,13 @@ import Testing
     }
 
     /// Exported lines without the keys added since v1 (the revision is
-    /// that of the reindex the new collation brings on).
+    /// that of the reindex the new collation brings on; the book is the one
+    /// the upgrade put every contact in).
     static func withoutNewKeys(_ lines: [String]) -> [String] {
         lines.map {
             $0.replacingOccurrences(of: #""favorite": false, "groups": [], "#, with: "")
                 .replacing(#/"revision": \d+, /#, with: "")
+                .replacingOccurrences(of: #", "book": "local""#, with: "")
         }
     }
 
@@ -117,11 +119,7 @@ import Testing
     }
 
     @Test func anUpgradedSchemaIsTheSameAsAFreshOne() throws {
-        let upgraded = try upgradedCopy()
-        #expect(try cli.run(db: upgraded, ["migrate"]).exitCode == 0)
-        let fresh = directory.path("fresh.sqlite")
-        #expect(try cli.run(db: fresh, ["init", "--no-seed"]).exitCode == 0)
-        let upgradedSchema = try schemaRows(at: upgraded), freshSchema = try schemaRows(at: fresh)
+        let (upgradedSchema, freshSchema) = try cli.schemas(migrating: try upgradedCopy(), andMaking: directory.path("fresh.sqlite"))
         #expect(upgradedSchema == freshSchema)
         #expect(freshSchema.contains { $0["name"] == "groupMember" })
     }
@@ -153,7 +151,7 @@ import Testing
         // contact without whole-card fields writes the same JSON, and the
         // revision is the one key added since.
         let export = try cli.run(db: db, ["export", "--format", "ndjson"]).lines
-            .map { $0.replacing(#/"revision": \d+, /#, with: "") }
+            .map { $0.replacing(#/"revision": \d+, /#, with: "").replacingOccurrences(of: #", "book": "local""#, with: "") }
         #expect(export == Self.answers["export"])
         #expect(export.count == 308)
         let queries: [(String, [String])] = [
@@ -193,10 +191,89 @@ import Testing
     }
 
     @Test func anUpgradedSchemaIsTheSameAsAFreshOne() throws {
-        let upgraded = try upgradedCopy()
-        #expect(try cli.run(db: upgraded, ["migrate"]).exitCode == 0)
-        let fresh = directory.path("fresh.sqlite")
-        #expect(try cli.run(db: fresh, ["init", "--no-seed"]).exitCode == 0)
-        #expect(try schemaRows(at: upgraded) == schemaRows(at: fresh))
+        let (upgraded, fresh) = try cli.schemas(migrating: try upgradedCopy(), andMaking: directory.path("fresh.sqlite"))
+        #expect(upgraded == fresh)
+    }
+}
+
+/// A database of SPEC's schema version 4 (migrations 0001–0016, one address
+/// book), recorded with Fixtures/make_schema_0016_fixture.sh: a remote
+/// synced with group cards, favorites, a merge record, a photo and an edit
+/// not yet synced. Upgraded to schema version 5, everything is in one book
+/// named after the remote, and it answers as that build did.
+@Suite struct SchemaVersion4UpgradeTests {
+    let directory = TemporaryDirectory()
+    let cli = CLIRunner()
+    static let answers = SchemaUpgradeTests.recordedAnswers("schema-0016-answers.txt")
+
+    func upgradedCopy() throws -> String {
+        let db = directory.path("contacts.sqlite")
+        try FileManager.default.copyItem(
+            atPath: SchemaUpgradeTests.fixtures.appendingPathComponent("schema-0016.sqlite").path, toPath: db)
+        return db
+    }
+
+    /// How many rows each table of the sync, groups, merges and photos holds.
+    func rowCounts(_ db: String) throws -> [String: Int] {
+        let tables = ["contact", "syncedCard", "syncPush", "syncedGroup", "syncGroupPush", "syncConflict", "contactGroup",
+                      "groupMember", "groupProperty", "groupPendingMember", "contactMerge", "contactMergePart", "contactPhoto"]
+        return try DatabaseQueue(path: db).read { db in
+            try Dictionary(uniqueKeysWithValues: tables.map { ($0, try Int.fetchOne(db, sql: "SELECT count(*) FROM \($0)") ?? -1) })
+        }
+    }
+
+    @Test func everythingGoesIntoOneBookNamedAfterTheRemoteAndAnswersAsBefore() throws {
+        let db = try upgradedCopy()
+        let before = try rowCounts(db)
+        #expect(before["syncedCard"]! > 200 && before["syncedGroup"]! > 0 && before["contactMerge"] == 1 && before["contactPhoto"] == 1)
+        let migrated = try cli.run(db: db, ["migrate"])
+        #expect(migrated.exitCode == 0, "\(migrated.stderr)")
+        #expect(migrated.stdout.contains("Applied 0017_books"))
+        #expect(try rowCounts(db) == before)
+
+        // Every contact exactly as that build exported it, in the book "home".
+        let export = try cli.run(db: db, ["export", "--format", "ndjson"]).lines
+        #expect(export.count == 210)
+        #expect(export.allSatisfy { $0.contains(#", "book": "home""#) })
+        #expect(export.map { $0.replacingOccurrences(of: #", "book": "home""#, with: "") } == Self.answers["export"])
+        let queries: [(String, [String])] = [
+            ("query --has telegram --has phone --has email --sort last-name:desc",
+             ["query", "--has", "telegram", "--has", "phone", "--has", "email", "--sort", "last-name:desc", "--format", "ndjson"]),
+            ("query --text ivan --limit 20", ["query", "--text", "ivan", "--limit", "20", "--format", "ndjson"]),
+            ("query --group Book club", ["query", "--group", "Book club", "--format", "ndjson"]),
+            ("favorites", ["favorites", "--format", "ndjson"]),
+        ]
+        for (name, arguments) in queries {
+            let ids = try cli.run(db: db, arguments).lines.map { String($0.split(separator: "\"")[3]) }
+            #expect(ids == Self.answers[name], "\(name)")
+        }
+        for (name, arguments) in [("query --sections", ["query", "--sections", "--format", "csv"]),
+                                  ("group list", ["group", "list", "--format", "csv"]), ("merges", ["merges"])] {
+            #expect(try cli.run(db: db, arguments).stdout.split(whereSeparator: \.isNewline).map(String.init) == Self.answers[name],
+                    "\(name)")
+        }
+        let remote = try cli.run(db: db, ["remote", "list"]).stdout
+        let url = String(remote.split(separator: "\t")[1])
+        #expect([remote.replacingOccurrences(of: url, with: "ADDRESSBOOK").trimmingCharacters(in: .newlines)] == Self.answers["remote list"])
+        #expect(try cli.run(db: db, ["book", "list", "--format", "json"]).stdout
+            == "[\n{\"contacts\":210,\"default\":true,\"name\":\"home\",\"remote\":\"\(url)\"}\n]\n")
+        // Every record is the book's, and the edit made after the last sync is still one to push.
+        let (books, pending) = try DatabaseQueue(path: db).read { db in
+            (try Int.fetchAll(db, sql: """
+                SELECT DISTINCT bookId FROM contact UNION SELECT bookId FROM syncedCard UNION SELECT bookId FROM syncedGroup
+                UNION SELECT bookId FROM contactGroup
+                """),
+             try Bool.fetchOne(db, sql: """
+                SELECT c.revision > s.revision FROM contact c JOIN syncedCard s ON s.contactId = c.id WHERE c.id = 'c8'
+                """))
+        }
+        #expect(books == [1])
+        #expect(pending == true)
+        #expect(try cli.run(db: db, ["doctor"]).exitCode == 0)
+    }
+
+    @Test func anUpgradedSchemaIsTheSameAsAFreshOne() throws {
+        let (upgraded, fresh) = try cli.schemas(migrating: try upgradedCopy(), andMaking: directory.path("fresh.sqlite"))
+        #expect(upgraded == fresh)
     }
 }

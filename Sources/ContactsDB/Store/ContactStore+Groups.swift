@@ -72,8 +72,11 @@ extension ContactStore {
     /// of their book, unless a book is named.
     private func groupOfContacts(_ ids: [String], named name: String, inBook book: String?, _ db: Database) throws -> Int64 {
         let stored = try ContactReader.stored(ids: ids, db)
-        let books = Set(stored.map(\.contact.book))
-        let group = try GroupWriter.existingPK(named: name, inBook: book ?? (books.count == 1 ? books.first : nil), db)
+        let books = Set(stored.map(\.book))
+        // Unnamed, the book is the contacts' own where it has the group;
+        // else the one book that does, and a contact of another is refused.
+        let group = try (book == nil && books.count == 1 ? GroupWriter.pk(named: name, book: books.first!, db) : nil)
+            ?? GroupWriter.existingPK(named: name, inBook: book, db)
         let groupBook = try BookRecords.name(try GroupWriter.book(ofGroup: group, db), db)
         if let other = stored.first(where: { $0.contact.book != groupBook }) {
             throw ContactsDBError.invalidBook(.contactInOtherBook(id: other.contact.id, book: other.contact.book, group: name,
