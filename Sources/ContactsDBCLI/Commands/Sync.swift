@@ -35,7 +35,8 @@ extension ContactsDBCommand {
             let progress = Terminal.ProgressBar(label: "Syncing")
             let report = try network.sync(store, prefer: prefer, dryRun: dryRun, timeout: timeout.seconds, progress: progress.update)
             progress.finish()
-            for skipped in report.skipped { Terminal.printNotice("Not synced: \(skipped)") }
+            for skipped in report.skipped { Terminal.printNotice("Not synced: \(Self.oneLine(skipped))") }
+            if report.outside.count > 0 { Terminal.printNotice(Self.line(report.outside)) }
             if report.conflicts > 0 {
                 Terminal.printNotice("\(report.conflicts) conflict\(report.conflicts == 1 ? "" : "s") kept the losing version: see `contactsdb conflicts`.")
             }
@@ -46,6 +47,21 @@ extension ContactsDBCommand {
             case .json:
                 print(try JSONOutput.line(Output(pulled: report.pulled, pushed: report.pushed)))
             }
+        }
+
+        /// One line however many: a server may name any number of them.
+        private static func line(_ outside: OutsideHrefs) -> String {
+            let named = outside.first.map(oneLine).joined(separator: ", ") + (outside.count > outside.first.count ? ", …" : "")
+            let hrefs = outside.count == 1 ? "1 href lies" : "\(outside.count) hrefs lie"
+            return "Not synced: \(hrefs) outside the address book \(oneLine(outside.collection)), so never asked for or "
+                + "written to (\(named))."
+        }
+
+        /// What a server wrote, its control characters escaped, so that an
+        /// href holding a line break cannot pass for a line of its own.
+        private static func oneLine(_ text: String) -> String {
+            text.unicodeScalars.map { $0.properties.generalCategory == .control
+                ? "\\u{\(String($0.value, radix: 16))}" : String($0) }.joined()
         }
 
         private static func line(_ counts: SyncCounts) -> String {
