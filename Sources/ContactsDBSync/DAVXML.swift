@@ -98,7 +98,7 @@ package enum DAVXML {
         // An answer is at most HTTPTransport.maximumAnswerBytes: libxml2's own
         // 10 MB limit on one text (a card with a long note) is lifted.
         let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue
-                            | XML_PARSE_NOCDATA.rawValue | XML_PARSE_HUGE.rawValue)
+                            | XML_PARSE_HUGE.rawValue)
         cdb_xml_silence()
         return try data.withUnsafeBytes { bytes in
             guard let reader = xmlReaderForMemory(bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count),
@@ -158,6 +158,8 @@ package enum DAVXML {
         }
 
         mutating func read() throws -> Outcome {
+            // Read by the texts' autoclosures while self is being changed.
+            let reader = reader
             var status: Int32
             repeat {
                 status = xmlTextReaderRead(reader)
@@ -177,9 +179,15 @@ package enum DAVXML {
                     if isEmpty { close() }
                 case Int32(XML_READER_TYPE_END_ELEMENT.rawValue):
                     close()
-                case Int32(XML_READER_TYPE_TEXT.rawValue), Int32(XML_READER_TYPE_CDATA.rawValue),
-                     Int32(XML_READER_TYPE_WHITESPACE.rawValue), Int32(XML_READER_TYPE_SIGNIFICANT_WHITESPACE.rawValue):
-                    appendText()
+                case Int32(XML_READER_TYPE_TEXT.rawValue), Int32(XML_READER_TYPE_WHITESPACE.rawValue),
+                     Int32(XML_READER_TYPE_SIGNIFICANT_WHITESPACE.rawValue):
+                    appendText(DAVXML.string(xmlTextReaderConstValue(reader)) ?? "")
+                case Int32(XML_READER_TYPE_CDATA.rawValue):
+                    // The reader leaves a CDATA section's line breaks as
+                    // written; XML reads every one as LF (XML 1.0 §2.11),
+                    // and a CDATA section holds no character reference.
+                    appendText((DAVXML.string(xmlTextReaderConstValue(reader)) ?? "")
+                        .replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n"))
                 default:
                     break
                 }
@@ -255,7 +263,7 @@ package enum DAVXML {
             }
         }
 
-        private mutating func appendText() {
+        private mutating func appendText(_ text: @autoclosure () -> String) {
             guard let frame = stack.last else { return }
             switch frame {
             case .syncToken: syncToken += text()
@@ -266,9 +274,6 @@ package enum DAVXML {
             default: break
             }
         }
-
-        /// The text node's text.
-        private func text() -> String { DAVXML.string(xmlTextReaderConstValue(reader)) ?? "" }
 
         /// The element's attributes by local name, namespace declarations
         /// left out.
