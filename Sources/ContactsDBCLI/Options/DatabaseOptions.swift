@@ -66,6 +66,20 @@ struct DatabaseOptions: ParsableArguments {
         options.seedsOnFirstOpen = seedsOnFirstOpen
         options.busyTimeout = Double(busyTimeout) / 1000
         threads.apply(to: &options)
-        return try ContactStore.open(at: path, options: options)
+        let store = try ContactStore.open(at: path, options: options)
+        if Self.isAddressSpaceLimited { Self.keptOpen.append(store) }
+        return store
     }
+
+    /// Under an address-space limit (`ulimit -v`, `prlimit --as`) a store
+    /// is never released: releasing it hands its queue back to libdispatch,
+    /// which, unable to make a thread there, retries for ever, so a command
+    /// that failed for want of memory hung instead of saying so. The exit
+    /// closes the database instead (SQLite's journal makes that safe).
+    nonisolated(unsafe) private static var keptOpen: [ContactStore] = []
+
+    private static let isAddressSpaceLimited: Bool = {
+        var limit = rlimit()
+        return getrlimit(Int32(RLIMIT_AS.rawValue), &limit) == 0 && limit.rlim_cur != rlim_t.max
+    }()
 }
