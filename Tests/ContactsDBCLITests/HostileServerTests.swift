@@ -89,7 +89,7 @@ struct HostileServerTests {
         // Issue 44, item 11: one line with the count and the first few,
         // however many the server names.
         let notSynced = synced.stderr.split(separator: "\n").filter { $0.hasPrefix("Not synced") }
-        #expect(notSynced == ["Not synced: 5003 hrefs lie outside the address book /ab/, so never asked for or written to "
+        #expect(notSynced == ["Not synced: 5003 hrefs lie outside the address book /ab, so never asked for or written to "
                               + "(/other/outside.vcf, /ab/sub/../../up.vcf, http://other-host.invalid/x.vcf, …)."],
                 "\(synced.stderr.prefix(2000))")
         #expect(try cli.run(db: db, ["query", "--format", "csv"]).stdout.split(whereSeparator: \.isNewline).count == 2)
