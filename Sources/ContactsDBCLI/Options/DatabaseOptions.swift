@@ -67,7 +67,7 @@ struct DatabaseOptions: ParsableArguments {
         options.busyTimeout = Double(busyTimeout) / 1000
         threads.apply(to: &options)
         let store = try ContactStore.open(at: path, options: options)
-        if Self.isAddressSpaceLimited { Self.keptOpen.append(store) }
+        if AddressSpaceLimit.bytes != nil { Self.keptOpen.append(store) }
         return store
     }
 
@@ -77,9 +77,4 @@ struct DatabaseOptions: ParsableArguments {
     /// that failed for want of memory hung instead of saying so. The exit
     /// closes the database instead (SQLite's journal makes that safe).
     nonisolated(unsafe) private static var keptOpen: [ContactStore] = []
-
-    private static let isAddressSpaceLimited: Bool = {
-        var limit = rlimit()
-        return getrlimit(Int32(RLIMIT_AS.rawValue), &limit) == 0 && limit.rlim_cur != rlim_t.max
-    }()
 }
