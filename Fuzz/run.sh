@@ -19,6 +19,8 @@ corpus=.build-fuzz/corpus/$target
 crashes=Fuzz/crashes/$target
 mkdir -p "$corpus" "$crashes"
 regressions=Tests/ContactsDBTests/Fixtures/FuzzRegressions
+# The longest input tried; FUZZ_MAX_LEN raises it for the long shapes.
+max_len=${FUZZ_MAX_LEN:-65536}
 case $target in
 FuzzJSON)
     seeds="$regressions/json"
@@ -37,17 +39,34 @@ for path in sys.argv[2:]:
             card = textwrap.dedent(card).replace("\\r\n", "\r\n") + "\r\n"
             pathlib.Path(sys.argv[1], pathlib.Path(path).stem + "-" + str(number) + ".vcf").write_text(card)
 PY
+    # One card of as many short lines as fit (200,000 with FUZZ_MAX_LEN=2100000).
+    python3 - "$corpus/many-lines.vcf" "$max_len" <<'PY'
+import sys
+lines = min(200_000, (int(sys.argv[2]) - 100) // 10)
+card = "BEGIN:VCARD\r\nVERSION:4.0\r\nKIND:group\r\nFN:All\r\n" + "MEMBER:a\r\n" * lines + "END:VCARD\r\n"
+open(sys.argv[1], "w").write(card)
+PY
     ;;
 FuzzMigrations)
     seeds="$regressions/migrations"
     cp Fuzz/Seeds/migrations/* "$corpus/" ;;
 FuzzDAV)
     seeds="$regressions/dav"
-    cp Fuzz/Seeds/dav/* "$corpus/" ;;
+    cp Fuzz/Seeds/dav/* "$corpus/"
+    # Many tiny elements, beside the responses and as one's properties.
+    python3 - "$corpus/many-elements.xml" "$max_len" <<'PY'
+import sys
+count = (int(sys.argv[2]) - 300) // 10
+head = '<?xml version="1.0"?><d:multistatus xmlns:d="DAV:">' + "<y/>" * count
+body = '<d:response><d:href>/c/a.vcf</d:href><d:propstat><d:prop>' + "<x/>" * count
+tail = '</d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response></d:multistatus>'
+open(sys.argv[1], "w").write(head + body + tail)
+PY
+    ;;
 *) echo "unknown target $target" >&2; exit 64 ;;
 esac
 mkdir -p "$seeds"
 # Swift's own crash handler would exit before libFuzzer saves the input.
 export SWIFT_BACKTRACE=enable=no
 exec nice -n 19 timeout $((seconds + 120)) "$binary" "$corpus" "$seeds" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
-    -max_len=65536 -print_final_stats=1 -artifact_prefix="$crashes/"
+    -max_len="$max_len" -print_final_stats=1 -artifact_prefix="$crashes/"

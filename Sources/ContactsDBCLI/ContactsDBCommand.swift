@@ -11,7 +11,41 @@ package func runContactsDB(remoteAccess: (any RemoteAccess)?) -> Never {
     let stopped = csqlite_stop_counting_memory()
     assert(stopped == 1, "SQLite was in use before the command ran")
     ContactsDBCommand.remoteAccess = remoteAccess
+    AddressSpaceLimit.reportCrashesAsExhaustion()
     ContactsDBCommand.main()
+}
+
+/// A process under an address-space limit (`ulimit -v`, `prlimit --as`)
+/// whose memory runs out where Swift cannot throw (an allocation, a
+/// thread's stack) dies of a signal; it says so in one sentence and exits
+/// 70 instead (SQLite's journal takes back any write under way).
+enum AddressSpaceLimit {
+    /// The limit in bytes, or nil when there is none.
+    static let bytes: UInt64? = {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_AS.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max else { return nil }
+        return UInt64(limit.rlim_cur)
+    }()
+
+    /// The sentence, made before any signal: a handler may only write it.
+    nonisolated(unsafe) private static var message: [UInt8] = []
+
+    static func reportCrashesAsExhaustion() {
+        guard let bytes else { return }
+        message = Array(("Error: contactsdb stopped under its address-space limit of \(bytes >> 20) MB (ulimit -v), "
+                         + "most likely for want of memory; raise the limit and run it again.\n").utf8)
+        // Its own stack: a stack that could not grow is one way to get here.
+        let size = 1 << 16
+        var stack = stack_t(ss_sp: UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16), ss_flags: 0, ss_size: size)
+        sigaltstack(&stack, nil)
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = { _ in
+            AddressSpaceLimit.message.withUnsafeBufferPointer { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
+            _exit(70)
+        }
+        action.sa_flags = Int32(SA_ONSTACK)
+        for signal in [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT] { sigaction(signal, &action, nil) }
+    }
 }
 
 struct ContactsDBCommand: ParsableCommand {

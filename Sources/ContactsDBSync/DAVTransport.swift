@@ -33,6 +33,10 @@ package struct DAVResponse: Sendable {
     package var reason: String
     package var headers: [(String, String)]
     package var body: Data
+    /// When the work on this answer must be done (its request's start
+    /// plus `--timeout`), and that limit: reading its cards counts, not
+    /// only the wait for its bytes. Nil where nothing limits it.
+    package var deadline: (date: Date, timeout: TimeInterval)?
 
     package init(url: URL, status: Int, reason: String = "", headers: [(String, String)] = [], body: Data = Data()) {
         (self.url, self.status, self.reason, self.headers, self.body) = (url, status, reason, headers, body)

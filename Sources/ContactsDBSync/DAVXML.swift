@@ -81,23 +81,45 @@ package enum DAVXML {
     }
 
     /// Reads a 207 answer; throws when it is not a multistatus.
+    ///
+    /// libxml2 reads it as a stream (its reader hands back each node once
+    /// passed), without network access, entity expansion or DTD loading,
+    /// and only what a sync reads is kept: the responses' hrefs and
+    /// statuses, their properties found, each property's children one
+    /// level down, the sync-token. Whatever else an answer holds costs
+    /// time, not memory, and the elements kept are bounded by the answer's
+    /// size (``maximumKeptElements(forAnswerOf:)``), so an answer of
+    /// millions of tiny elements is refused, not held.
     package static func multistatus(_ data: Data, from url: URL) throws -> Multistatus {
-        guard let root = parse(data), root.name == "multistatus", root.namespace == dav else {
-            throw ContactsDBError.remoteAnswerUnreadable(url: url.absoluteString, reason: "its answer is not a WebDAV multistatus")
+        func unreadable(_ reason: String) -> ContactsDBError {
+            .remoteAnswerUnreadable(url: url.absoluteString, reason: reason)
         }
-        var result = Multistatus(syncToken: root.child("sync-token")?.trimmedText)
-        for element in root.all("response") {
-            guard let href = element.child("href")?.trimmedText else { continue }
-            var response = Response(href: href, status: element.child("status").flatMap { statusCode($0.trimmedText) })
-            for propstat in element.all("propstat") {
-                let status = propstat.child("status").flatMap { statusCode($0.trimmedText) } ?? 200
-                guard (200..<300).contains(status), let prop = propstat.child("prop") else { continue }
-                for property in prop.children { response.properties[property.name] = property }
+        guard !data.isEmpty, data.count <= Int(Int32.max) else { throw unreadable("its answer is not a WebDAV multistatus") }
+        // An answer is at most HTTPTransport.maximumAnswerBytes: libxml2's own
+        // 10 MB limit on one text (a card with a long note) is lifted.
+        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue
+                            | XML_PARSE_HUGE.rawValue)
+        cdb_xml_silence()
+        return try data.withUnsafeBytes { bytes in
+            guard let reader = xmlReaderForMemory(bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count),
+                                                  nil, nil, options)
+            else { throw unreadable("its answer could not be read (out of memory)") }
+            defer { xmlFreeTextReader(reader) }
+            var answer = AnswerReader(reader: reader, keptLimit: maximumKeptElements(forAnswerOf: data.count))
+            switch try answer.read() {
+            case .read(let result): return result
+            case .notMultistatus: throw unreadable("its answer is not a WebDAV multistatus")
+            case .tooManyElements:
+                throw unreadable("its answer holds more elements than a WebDAV multistatus of \(data.count) bytes would")
             }
-            result.responses.append(response)
         }
-        return result
     }
+
+    /// The most responses, properties and property children an answer of
+    /// `bytes` bytes may make the reader keep: one per 32 bytes (a
+    /// listing's response of an href, an ETag and a resource type, three,
+    /// takes 120 bytes or more), and a thousand whatever its size.
+    package static func maximumKeptElements(forAnswerOf bytes: Int) -> Int { bytes / 32 + 1_000 }
 
     /// `HTTP/1.1 404 Not Found` → 404.
     package static func statusCode(_ line: String) -> Int? {
@@ -105,63 +127,167 @@ package enum DAVXML {
         return parts.count >= 2 ? Int(parts[1]) : nil
     }
 
-    /// The document's root element, or nil when it is no well-formed XML.
-    /// libxml2 reads it without network access, entity expansion or DTD
-    /// loading, and refuses what is not well-formed.
-    package static func parse(_ data: Data) -> Element? {
-        guard !data.isEmpty, data.count <= Int(Int32.max) else { return nil }
-        // An answer is at most HTTPTransport.maximumAnswerBytes: libxml2's own
-        // 10 MB limit on one text (a card with a long note) is lifted.
-        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue
-                            | XML_PARSE_NOCDATA.rawValue | XML_PARSE_HUGE.rawValue)
-        cdb_xml_silence()
-        let document = data.withUnsafeBytes { bytes in
-            xmlReadMemory(bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count), nil, nil, options)
-        }
-        guard let document else { return nil }
-        defer { xmlFreeDoc(document) }
-        guard let root = xmlDocGetRootElement(document) else { return nil }
-        return element(root)
-    }
+    // MARK: - Non public
 
-    private static func element(_ node: xmlNodePtr) -> Element {
-        let element = Element(namespace: string(node.pointee.ns?.pointee.href) ?? "", name: string(node.pointee.name) ?? "",
-                              attributes: attributes(node))
-        // Depth first with a stack of our own: nesting as deep as libxml2
-        // allows must not exhaust the thread's stack.
-        var stack: [(node: xmlNodePtr?, parent: Element)] = [(node.pointee.children, element)]
-        while let (current, parent) = stack.popLast() {
-            guard let current else { continue }
-            stack.append((current.pointee.next, parent))
-            switch current.pointee.type {
-            case XML_ELEMENT_NODE:
-                let child = Element(namespace: string(current.pointee.ns?.pointee.href) ?? "",
-                                    name: string(current.pointee.name) ?? "", attributes: attributes(current))
-                parent.children.append(child)
-                stack.append((current.pointee.children, child))
-            case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
-                parent.text += string(current.pointee.content) ?? ""
+    /// Walks libxml2's reader over one answer, keeping what ``multistatus(_:from:)``
+    /// says. Every string libxml2 hands back may be null (it is when it runs
+    /// out of memory), and is read as absent then.
+    private struct AnswerReader {
+        enum Outcome { case read(Multistatus), notMultistatus, tooManyElements }
+
+        /// What an open element is to the answer.
+        private enum Frame {
+            case multistatus, syncToken, response, href, responseStatus, propstat, propstatStatus, prop
+            case property(Element), propertyChild(Element)
+            /// An element nothing reads, or below what is kept.
+            case ignored
+        }
+
+        let reader: xmlTextReaderPtr
+        let keptLimit: Int
+        private var kept = 0
+        private var stack: [Frame] = []
+        private var result = Multistatus()
+        private var response = Response(href: "")
+        private var hasHref = false
+        private var responseStatus = "", propstatStatus = "", syncToken = ""
+        private var found: [String: Element] = [:]
+
+        init(reader: xmlTextReaderPtr, keptLimit: Int) {
+            (self.reader, self.keptLimit) = (reader, keptLimit)
+        }
+
+        mutating func read() throws -> Outcome {
+            // Read by the texts' autoclosures while self is being changed.
+            let reader = reader
+            var status: Int32
+            repeat {
+                status = xmlTextReaderRead(reader)
+                guard status == 1 else { break }
+                switch xmlTextReaderNodeType(reader) {
+                case Int32(XML_READER_TYPE_ELEMENT.rawValue):
+                    let isEmpty = xmlTextReaderIsEmptyElement(reader) == 1
+                    guard let frame = open() else { return .notMultistatus }
+                    switch frame {
+                    case .response, .property, .propertyChild:
+                        kept += 1
+                        guard kept <= keptLimit else { return .tooManyElements }
+                    default:
+                        break
+                    }
+                    stack.append(frame)
+                    if isEmpty { close() }
+                case Int32(XML_READER_TYPE_END_ELEMENT.rawValue):
+                    close()
+                case Int32(XML_READER_TYPE_TEXT.rawValue), Int32(XML_READER_TYPE_WHITESPACE.rawValue),
+                     Int32(XML_READER_TYPE_SIGNIFICANT_WHITESPACE.rawValue):
+                    appendText(DAVXML.string(xmlTextReaderConstValue(reader)) ?? "")
+                case Int32(XML_READER_TYPE_CDATA.rawValue):
+                    // The reader leaves a CDATA section's line breaks as
+                    // written; XML reads every one as LF (XML 1.0 §2.11),
+                    // and a CDATA section holds no character reference.
+                    appendText((DAVXML.string(xmlTextReaderConstValue(reader)) ?? "")
+                        .replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n"))
+                default:
+                    break
+                }
+            } while true
+            // -1: not well-formed, or libxml2 gave up (out of memory).
+            guard status == 0, sawRoot else { return .notMultistatus }
+            return .read(result)
+        }
+
+        private var sawRoot = false
+
+        /// The frame of the element the reader is on; nil for a root that
+        /// is not a multistatus.
+        private mutating func open() -> Frame? {
+            let name = DAVXML.string(xmlTextReaderConstLocalName(reader)) ?? ""
+            let namespace = DAVXML.string(xmlTextReaderConstNamespaceUri(reader)) ?? ""
+            let isDAV = namespace == DAVXML.dav
+            guard let parent = stack.last else {
+                guard !sawRoot, isDAV, name == "multistatus" else { return nil }
+                sawRoot = true
+                return .multistatus
+            }
+            switch parent {
+            case .multistatus where isDAV && name == "response":
+                (response, hasHref, responseStatus) = (Response(href: ""), false, "")
+                return .response
+            case .multistatus where isDAV && name == "sync-token":
+                syncToken = ""
+                return .syncToken
+            case .response where isDAV && name == "href" && !hasHref:
+                return .href
+            case .response where isDAV && name == "status":
+                responseStatus = ""
+                return .responseStatus
+            case .response where isDAV && name == "propstat":
+                (found, propstatStatus) = ([:], "")
+                return .propstat
+            case .propstat where isDAV && name == "status":
+                propstatStatus = ""
+                return .propstatStatus
+            case .propstat where isDAV && name == "prop":
+                return .prop
+            case .prop:
+                let property = Element(namespace: namespace, name: name, attributes: attributes())
+                found[name] = property
+                return .property(property)
+            case .property(let property):
+                let child = Element(namespace: namespace, name: name, attributes: attributes())
+                property.children.append(child)
+                return .propertyChild(child)
+            default:
+                return .ignored
+            }
+        }
+
+        private mutating func close() {
+            guard let frame = stack.popLast() else { return }
+            switch frame {
+            case .syncToken:
+                result.syncToken = syncToken.trimmingCharacters(in: .whitespacesAndNewlines)
+            case .href:
+                response.href = response.href.trimmingCharacters(in: .whitespacesAndNewlines)
+                hasHref = true
+            case .propstat:
+                let status = statusCode(propstatStatus.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 200
+                if (200..<300).contains(status) { response.properties.merge(found) { _, new in new } }
+                found = [:]
+            case .response:
+                response.status = statusCode(responseStatus.trimmingCharacters(in: .whitespacesAndNewlines))
+                if hasHref { result.responses.append(response) }
             default:
                 break
             }
         }
-        return element
-    }
 
-    private static func attributes(_ node: xmlNodePtr) -> [String: String] {
-        var attributes: [String: String] = [:]
-        var attribute = node.pointee.properties
-        while let current = attribute {
-            // An attribute's value is its text children's.
-            var value = "", child = current.pointee.children
-            while let text = child {
-                value += string(text.pointee.content) ?? ""
-                child = text.pointee.next
+        private mutating func appendText(_ text: @autoclosure () -> String) {
+            guard let frame = stack.last else { return }
+            switch frame {
+            case .syncToken: syncToken += text()
+            case .href: response.href += text()
+            case .responseStatus: responseStatus += text()
+            case .propstatStatus: propstatStatus += text()
+            case .property(let element), .propertyChild(let element): element.text += text()
+            default: break
             }
-            if let name = string(current.pointee.name) { attributes[name] = value }
-            attribute = current.pointee.next
         }
-        return attributes
+
+        /// The element's attributes by local name, namespace declarations
+        /// left out.
+        private func attributes() -> [String: String] {
+            var attributes: [String: String] = [:]
+            guard xmlTextReaderHasAttributes(reader) == 1 else { return attributes }
+            while xmlTextReaderMoveToNextAttribute(reader) == 1 {
+                guard DAVXML.string(xmlTextReaderConstNamespaceUri(reader)) != "http://www.w3.org/2000/xmlns/",
+                      let name = DAVXML.string(xmlTextReaderConstLocalName(reader)) else { continue }
+                attributes[name] = DAVXML.string(xmlTextReaderConstValue(reader)) ?? ""
+            }
+            xmlTextReaderMoveToElement(reader)
+            return attributes
+        }
     }
 
     private static func string(_ text: UnsafePointer<xmlChar>?) -> String? {

@@ -231,6 +231,10 @@ final class SyncSession {
     func pullCards(_ hrefs: [String], intoEmptyDatabase: Bool = false) throws -> Bool {
         var isComplete = true
         func store(_ batch: PulledBatch, _ writer: ContactWriter, _ db: Database) throws {
+            if let overrun = batch.fetched.overrun {
+                throw ContactsDBError.remoteUnavailable(
+                    url: collection.absoluteString, reason: "its cards were not read within \(Int(overrun)) s (--timeout)")
+            }
             for href in batch.hrefs {
                 if let card = batch.cards[href] {
                     switch card.card {
@@ -319,7 +323,7 @@ final class SyncSession {
             prepare: { batch in
                 // Read, the cards' bytes are dropped: only what is gone or unreadable is kept.
                 var fetched = batch.fetched
-                let cards = Self.read(fetched.cards, regions: regions)
+                let cards = Self.read(fetched.cards, regions: regions, deadline: fetched.deadline, overrun: &fetched.overrun)
                 fetched.cards = []
                 return (batch.hrefs, fetched, cards)
             },
@@ -333,8 +337,9 @@ final class SyncSession {
         throws -> Fetched
     {
         do {
-            let answer = try cards(in: try client.wait(pending), collection: collection)
-            return Fetched(cards: answer.cards, gone: answer.gone)
+            let response = try client.wait(pending)
+            let answer = try cards(in: response, collection: collection)
+            return Fetched(cards: answer.cards, gone: answer.gone, deadline: response.deadline)
         } catch ContactsDBError.remoteAnswerUnreadable where batch.count > 1 {
             var fetched = Fetched()
             for href in batch {
@@ -356,6 +361,10 @@ final class SyncSession {
         var cards: [(href: String, etag: String?, data: Data)] = []
         var gone: Set<String> = []
         var unreadable: [String: String] = [:]
+        /// By when its cards must be read (``DAVResponse/deadline``).
+        var deadline: (date: Date, timeout: TimeInterval)?
+        /// The limit, when reading its cards went past it.
+        var overrun: TimeInterval?
     }
 
     private static func fetch(_ hrefs: [String], _ client: DAVClient, _ collection: URL) -> DAVClient.Pending {
@@ -381,9 +390,18 @@ final class SyncSession {
     }
 
     /// Reads cards as `import` reads them, validated and derived.
-    private static func read(_ cards: [(href: String, etag: String?, data: Data)], regions: PhoneRegions) -> [String: FetchedCard] {
+    /// Past `deadline` it stops, saying so in `overrun`: `--timeout` bounds
+    /// the work on an answer, not only the wait for it.
+    private static func read(_ cards: [(href: String, etag: String?, data: Data)], regions: PhoneRegions,
+                             deadline: (date: Date, timeout: TimeInterval)? = nil, overrun: inout TimeInterval?)
+        -> [String: FetchedCard]
+    {
         var byHref: [String: FetchedCard] = [:]
         for card in cards {
+            if let deadline, Date() > deadline.date {
+                overrun = deadline.timeout
+                break
+            }
             byHref[card.href] = (card.etag, Result { try ImportedCard.read(vCard: card.data, source: card.href, regions: regions) }
                 .mapError { $0 as? ContactsDBError ?? .invalidContact(field: card.href, reason: "\($0)") })
         }
@@ -638,7 +656,8 @@ final class SyncSession {
     private func path(_ href: String) -> String? {
         let path = Self.path(href, in: collection)
         if path == nil, outsideHrefs.insert(href).inserted {
-            report.skipped.append("\(href): it lies outside the address book \(collection.path), so it is never asked for or written to")
+            report.outside.collection = collection.path
+            report.outside.append(href)
         }
         return path
     }

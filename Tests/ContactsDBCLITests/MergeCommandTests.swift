@@ -75,6 +75,36 @@ import Testing
         #expect(try cli.run(db: db, ["unmerge", "1"]).exitCode == 1)
     }
 
+    /// Issue 44, item 9: a retried `unmerge` must never take back another
+    /// merge, so an id taken back is never given again, across processes.
+    @Test func mergeIdsAreNeverReused() throws {
+        let db = try cli.makeDatabase(in: directory)
+        #expect(try cli.run(db: db, ["import", directory.write("people.json", Self.people)]).exitCode == 0)
+        #expect(try cli.run(db: db, ["merge", "a", "b"]).stdout == "1\n")
+        #expect(try cli.run(db: db, ["unmerge", "1"]).exitCode == 0)
+        let again = try cli.run(db: db, ["merge", "a", "c"])
+        #expect(again.exitCode == 0 && again.stdout == "2\n", "\(again.stdout)\(again.stderr)")
+        #expect(try cli.run(db: db, ["unmerge", "1"]).exitCode == 1, "merge 1 was taken back already")
+        #expect(try cli.run(db: db, ["show", "c"]).exitCode == 1, "merge 2 stands")
+        #expect(try cli.run(db: db, ["unmerge", "2"]).exitCode == 0)
+        #expect(try cli.run(db: db, ["merge", "b", "c"]).stdout == "3\n")
+    }
+
+    /// Issue 44, item 11: an id holding a line break would split
+    /// `merge --all-certain`'s line (and cannot be written back as a UID):
+    /// imported ids are refused with control characters as typed ones are.
+    @Test func idsHoldingControlCharactersAreRefusedOnImport() throws {
+        let db = try cli.makeDatabase(in: directory)
+        let before = try cli.run(db: db, ["query", "--count"]).stdout
+        let json = directory.write("ids.json", #"[{"id": "x\n1\tforged", "firstName": "Eve", "phones": [{"value": "+79121112299"}]}, {"id": "y", "firstName": "Eve", "phones": [{"value": "+79121112299"}]}]"#)
+        let refused = try cli.run(db: db, ["import", json])
+        #expect(refused.exitCode == 65 && refused.stderr.contains("[0].id") && refused.stderr.contains("U+000A"), "\(refused.stderr)")
+        let card = directory.write("uid.vcf", "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:x\\n1\r\nFN:Eve\r\nN:;Eve;;;\r\nEND:VCARD\r\n")
+        let refusedCard = try cli.run(db: db, ["import", card])
+        #expect(refusedCard.exitCode == 65 && refusedCard.stderr.contains("U+000A"), "\(refusedCard.stderr)")
+        #expect(try cli.run(db: db, ["query", "--count"]).stdout == before, "nothing written")
+    }
+
     @Test func anEditedSurvivorIsLeftAsItIs() throws {
         let db = try cli.makeDatabase(in: directory)
         #expect(try cli.run(db: db, ["import", directory.write("people.json", Self.people)]).exitCode == 0)

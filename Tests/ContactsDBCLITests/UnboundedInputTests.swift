@@ -19,8 +19,10 @@ import Testing
 
     /// Runs contactsdb under GNU time with its standard input `head`, then
     /// `chunk` `count` times, then `tail`.
-    func run(_ arguments: [String], head: String = "", chunk: Data, count: Int, tail: String = "") throws -> Run {
+    func run(_ arguments: [String], head: String = "", chunk: Data, count: Int, tail: String = "",
+             environment: [String: String] = [:], written: Written? = nil) throws -> Run {
         let process = Process()
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
         process.executableURL = URL(fileURLWithPath: "/usr/bin/time")
         let peak = directory.path("peak-\(UUID().uuidString)")
         process.arguments = ["-f", "%M", "-o", peak, CLIRunner.binary.path] + arguments
@@ -38,7 +40,10 @@ import Testing
             let handle = input.fileHandleForWriting
             do {
                 try handle.write(contentsOf: Data(head.utf8))
-                for _ in 0..<count { try handle.write(contentsOf: chunk) }
+                for _ in 0..<count {
+                    try handle.write(contentsOf: chunk)
+                    written?.add()
+                }
                 try handle.write(contentsOf: Data(tail.utf8))
             } catch {}
             try? handle.close()
@@ -48,6 +53,98 @@ import Testing
         let kilobytes = try CLIRunner.peakKilobytes(writtenTo: peak)
         return Run(exitCode: process.terminationStatus, stderr: try String(contentsOfFile: errors, encoding: .utf8),
                    peakMB: kilobytes / 1024)
+    }
+
+    /// Chunks a writer got into the pipe before the reader stopped.
+    final class Written: @unchecked Sendable {
+        private let lock = NSLock()
+        private var chunks = 0
+        func add() { lock.withLock { chunks += 1 } }
+        var count: Int { lock.withLock { chunks } }
+    }
+
+    /// Issue 44, item 3: `import -` of input no reader takes is refused at
+    /// its first byte that cannot be one, long before its end (each of
+    /// these ran until 300 MB had been copied), and leaves nothing in
+    /// TMPDIR.
+    @Test(arguments: [
+        ("garbage", "", Data((0..<(1 << 20)).map { UInt8(truncatingIfNeeded: ($0 &* 2_654_435_761) >> 13) | 0x80 })),
+        ("cards opened without end", "", Data(String(repeating: "BEGIN:VCARD\r\n", count: 80_000).utf8)),
+        ("JSON nested without end", "", Data(String(repeating: "[", count: 1 << 20).utf8)),
+        ("binary after a JSON prefix", #"[{"firstName": "Ann"}, {"firstName": ""#, Data(repeating: 0x01, count: 1 << 20)),
+        ("text after the JSON value", #"[{"firstName": "Ann"}]"#, Data(String(repeating: "x", count: 1 << 20).utf8)),
+    ] as [(String, String, Data)])
+    func importOfInputNoReaderTakesStopsAtItsFirstBadByte(shape: String, head: String, chunk: Data) throws {
+        let db = try cli.makeEmptyDatabase("garbage-\(UUID().uuidString).sqlite", in: directory)
+        let temporary = directory.path("tmp-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
+        let written = Written()
+        let result = try run(["--db", db, "import", "-"], head: head, chunk: chunk, count: 300,
+                             environment: ["TMPDIR": temporary], written: written)
+        #expect(result.exitCode == 65, "\(shape): \(result.stderr)")
+        #expect(result.stderr.hasPrefix("Error: stdin line "), "\(shape): \(result.stderr)")
+        #expect(written.count < 100, "\(shape): \(written.count) MB were taken in before the refusal")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary) == [], "\(shape)")
+        #expect(try cli.run(db: db, ["query", "--count"]).stdout == "0\n")
+    }
+
+    /// Issue 44, item 3: the copy of stdin is unlinked as soon as it is
+    /// made, so a killed import leaves nothing behind (SIGKILL stands for
+    /// every signal: the test runner's children inherit its blocked ones).
+    @Test(arguments: [SIGKILL])
+    func aKilledImportFromStdinLeavesNoCopy(signal: Int32) throws {
+        let db = try cli.makeEmptyDatabase("killed-\(signal).sqlite", in: directory)
+        let temporary = directory.path("tmp-killed-\(signal)")
+        try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
+        let process = Process()
+        process.executableURL = CLIRunner.binary
+        process.arguments = ["--db", db, "import", "-"]
+        process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": temporary]) { _, new in new }
+        let input = Pipe()
+        process.standardInput = input
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let writer = Thread {
+            Foundation.signal(SIGPIPE, SIG_IGN)
+            var chunk = Data(#"{"firstName": "Pad"},"#.utf8)
+            chunk += Data(repeating: UInt8(ascii: " "), count: (1 << 20) - chunk.count)
+            let handle = input.fileHandleForWriting
+            do {
+                try handle.write(contentsOf: Data("[".utf8))
+                for _ in 0..<600 { try handle.write(contentsOf: chunk) }
+            } catch {}
+        }
+        writer.start()
+        // The copy under way (the writer has 600 MB to give).
+        sleep(2)
+        kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+        try? input.fileHandleForWriting.close()
+        #expect(process.terminationStatus != 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary) == [], "a copy of stdin was left behind")
+    }
+
+    /// Issue 44, item 6: `duplicates` over 100,000 contacts under a tight
+    /// address-space limit ends with one sentence and 70 or 74, never a
+    /// hang (releasing the store once waited for ever on libdispatch for a
+    /// thread it could not make).
+    @Test func duplicatesUnderATightMemoryLimitFailsWithASentenceAndNeverHangs() throws {
+        let db = try cli.makeEmptyDatabase("limited.sqlite", in: directory)
+        let generated = directory.path("100k.json")
+        let made = try DAVPeers.runToEnd("/bin/sh", ["-c", "\"$0\" generate --contacts 100000 > \"$1\"", CLIRunner.binary.path, generated])
+        #expect(made.status == 0, "\(made.output)")
+        #expect(try cli.run(db: db, ["import", generated]).exitCode == 0)
+        for limit in ["200M", "256M", "256M"] {
+            let started = Date()
+            let result = try DAVPeers.runToEnd("/usr/bin/timeout", ["120", "prlimit", "--as=\(limit.dropLast())000000",
+                                                                    CLIRunner.binary.path, "--db", db, "duplicates", "--format", "json"])
+            #expect([0, 70, 74].contains(result.status), "under \(limit): exit \(result.status) after \(Date().timeIntervalSince(started)) s")
+            if result.status != 0 {
+                let errors = result.output.split(separator: "\n").filter { !$0.hasPrefix("[") }
+                #expect(errors.count == 1 && errors[0].hasPrefix("Error: "), "under \(limit): \(result.output.prefix(500))")
+            }
+        }
     }
 
     @Test func aPhotoFromAnEndlessStdinIsRefusedAtItsLimit() throws {

@@ -17,12 +17,21 @@ Modes:
                 byte every 2 s, for ever
   huge          an address book whose listing is a 207 multistatus of 200 MB
                 without a Content-Length, made as it is sent
-  outside       an address book whose listing names cards outside it
+  outside       an address book whose listing names a card inside it and 5,003
+                outside it
   bad-cards     an address book of four cards: two good, one not UTF-8, one
                 with a 20 MB NOTE
+  slow-start    an empty address book whose listing begins after 32 s, as a
+                busy server holding many cards may
+  trickle-head  an address book whose listing sends its status line, then
+                its headers one byte every 0.5 s, for ever
+  gzip-bomb     an address book whose listing is gzip that grows 1000 times
+  many-elements an address book whose listing (63 MB) holds 10.5 million
+                empty elements, in a response's prop and then beside it
 Both listeners stop when the process gets SIGTERM.
 """
 import http.server
+import gzip
 import json
 import os
 import signal
@@ -43,6 +52,15 @@ ADDRESS_BOOK = """<?xml version="1.0" encoding="utf-8"?>
 </d:multistatus>"""
 
 CARD = "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:{uid}\r\nFN:{uid}\r\nN:{uid};;;;\r\nEND:VCARD\r\n"
+
+
+def many_elements():
+    """63 MB: 5.25 million empty elements beside the responses, then as many
+    as properties of one response."""
+    return (b'<?xml version="1.0" encoding="utf-8"?>\n<d:multistatus xmlns:d="DAV:">' + b"<yy/>\n" * 5_250_000
+            + b"<d:response><d:href>/ab/a.vcf</d:href><d:propstat><d:prop>" + b"<xx/>\n" * 5_250_000
+            + b"</d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response>"
+            + b"<d:sync-token>http://example.invalid/token/1</d:sync-token></d:multistatus>")
 
 
 def free_port(host):
@@ -99,6 +117,23 @@ class Handler(http.server.BaseHTTPRequestHandler):
                     time.sleep(2)
             except OSError:
                 return
+        if self.mode == "slow-start" and is_listing:
+            time.sleep(32)
+        if self.mode == "trickle-head" and is_listing:
+            try:
+                self.wfile.write(b"HTTP/1.1 207 Multi-Status\r\n")
+                while True:
+                    for byte in b"X-Padding: " + b"a" * 1000:
+                        self.wfile.write(bytes([byte]))
+                        self.wfile.flush()
+                        time.sleep(0.5)
+            except OSError:
+                return
+        if self.mode == "gzip-bomb" and is_listing:
+            return self.answer(207, gzip.compress(b" " * (20 << 20)),
+                               [("Content-Type", "application/xml; charset=utf-8"), ("Content-Encoding", "gzip")])
+        if self.mode == "many-elements" and is_listing:
+            return self.answer(207, many_elements(), [("Content-Type", "application/xml; charset=utf-8")])
         if self.mode == "huge" and is_listing:
             head = b'<?xml version="1.0" encoding="utf-8"?>\n<d:multistatus xmlns:d="DAV:">'
             filler = b"<d:response><d:href>/ab/x.vcf</d:href><d:status>HTTP/1.1 404 Not Found</d:status></d:response>\n" * 1000
@@ -133,7 +168,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
         return self.answer(404)
 
     def outside_listing(self, body):
-        hrefs = ["/ab/inside.vcf", "/other/outside.vcf", "/ab/sub/../../up.vcf", "http://other-host.invalid/x.vcf"]
+        # Thousands outside, as a server listing another collection's cards
+        # sends them: reported in one line, not one each.
+        hrefs = (["/ab/inside.vcf", "/other/outside.vcf", "/ab/sub/../../up.vcf", "http://other-host.invalid/x.vcf"]
+                 + [f"/other/many-{n}.vcf" for n in range(5000)])
         if b"addressbook-multiget" in body:
             responses = "".join(
                 f"<d:response><d:href>{href}</d:href><d:propstat><d:prop><d:getetag>\"1\"</d:getetag>"

@@ -32,7 +32,9 @@ public enum ImportInput: Sendable {
     var byteCount: Int {
         switch self {
         case .file(let path, _):
-            return ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
+            // stat follows a link (stdin's copy is read through /proc/self/fd).
+            var status = stat()
+            return stat(path, &status) == 0 ? Int(status.st_size) : 0
         case .data(let data, _):
             return data.count
         }

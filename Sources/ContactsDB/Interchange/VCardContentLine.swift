@@ -331,6 +331,13 @@ enum UnicodeTranscoding {
         return nil
     }
 
+    /// Whether a file beginning with `head` (its first eight bytes, or all
+    /// of a shorter one) is UTF-16 or UTF-32, which ``utf8(_:)`` reads.
+    static func isWide(_ head: UnsafeBufferPointer<UInt8>) -> Bool {
+        head.starts(with: [0xFF, 0xFE]) || head.starts(with: [0xFE, 0xFF]) || head.starts(with: [0x00, 0x00, 0xFE, 0xFF])
+            || unmarkedUTF16(head) != nil
+    }
+
     static func utf8(_ bytes: UnsafeBufferPointer<UInt8>) -> Data? {
         let (encoding, bomLength): (String.Encoding, Int)
         if bytes.starts(with: [0xFF, 0xFE, 0x00, 0x00]) {

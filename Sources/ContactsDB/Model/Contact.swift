@@ -60,7 +60,9 @@ public struct Contact: Identifiable, Hashable, Sendable {
 
     public subscript<T>(dynamicMember keyPath: WritableKeyPath<ContactDetails, T>) -> T {
         get { details[keyPath: keyPath] }
-        set { details[keyPath: keyPath] = newValue }
+        // In place: a get and a set would copy the value on every change,
+        // and a card's `extra` appended line by line in quadratic time.
+        _modify { yield &details[keyPath: keyPath] }
     }
 }
 
@@ -113,6 +115,8 @@ public struct ContactDraft: Hashable, Sendable {
 
     public subscript<T>(dynamicMember keyPath: WritableKeyPath<ContactDetails, T>) -> T {
         get { details[keyPath: keyPath] }
-        set { details[keyPath: keyPath] = newValue }
+        // In place: a get and a set would copy the value on every change,
+        // and a card's `extra` appended line by line in quadratic time.
+        _modify { yield &details[keyPath: keyPath] }
     }
 }

@@ -42,8 +42,12 @@ package enum MergeRecords {
         let kept = "[" + keptApart.map {
             "{\"id\": \(JSONText.quote($0.id)), \"field\": \(JSONText.quote($0.field)), \"value\": \(JSONText.quote($0.value))}"
         }.joined(separator: ", ") + "]"
-        try db.execute(sql: "INSERT INTO contactMerge (intoId, at, intoRevision, keptApart) VALUES (?, ?, ?, ?)",
-                       arguments: [parts[0].contactID, Timestamp.string(from: date), intoRevision, kept])
+        // The id follows the highest ever given, so an unmerged one is
+        // never reused (a retried `unmerge` must not take back another).
+        try db.execute(sql: """
+            INSERT INTO contactMerge (id, intoId, at, intoRevision, keptApart)
+            VALUES ((SELECT lastId + 1 FROM contactMergeSequence), ?, ?, ?, ?)
+            """, arguments: [parts[0].contactID, Timestamp.string(from: date), intoRevision, kept])
         let id = Int(db.lastInsertedRowID)
         for (position, part) in parts.enumerated() {
             try db.execute(sql: """

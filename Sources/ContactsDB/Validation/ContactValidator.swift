@@ -57,6 +57,10 @@ package enum ContactValidator {
                 let tidied = Text.trimmed(id, in: .whitespaces)
                 try require(!tidied.isEmpty, field("id"), "an id cannot be empty; leave it out to get a new one.")
                 try checkText(tidied, field("id"))
+                // An id is written on one line (TSV, reports, a card's UID
+                // written back), so an imported one holds no control
+                // character either.
+                try ContactValidator.checkControlCharacters(tidied, field("id"), allowingNewlines: false)
                 result.id = tidied
             }
             result.firstName = try name(draft.firstName, field("firstName"))

@@ -59,7 +59,8 @@ extension ContactsDBCommand {
                     firstFailure = firstFailure ?? status
                     continue
                 }
-                for skipped in report.skipped { Terminal.printNotice("\(lead)Not synced: \(skipped)") }
+                for skipped in report.skipped { Terminal.printNotice("\(lead)Not synced: \(Self.oneLine(skipped))") }
+                if report.outside.count > 0 { Terminal.printNotice(lead + Self.line(report.outside)) }
                 if report.conflicts > 0 {
                     Terminal.printNotice("\(lead)\(report.conflicts) conflict\(report.conflicts == 1 ? "" : "s") kept the losing version: see `contactsdb conflicts`.")
                 }
@@ -75,6 +76,21 @@ extension ContactsDBCommand {
                 try StandardOutput.finish()
                 throw ExitCode(firstFailure.code)
             }
+        }
+
+        /// One line however many: a server may name any number of them.
+        private static func line(_ outside: OutsideHrefs) -> String {
+            let named = outside.first.map(oneLine).joined(separator: ", ") + (outside.count > outside.first.count ? ", …" : "")
+            let hrefs = outside.count == 1 ? "1 href lies" : "\(outside.count) hrefs lie"
+            return "Not synced: \(hrefs) outside the address book \(oneLine(outside.collection)), so never asked for or "
+                + "written to (\(named))."
+        }
+
+        /// What a server wrote, its control characters escaped, so that an
+        /// href holding a line break cannot pass for a line of its own.
+        private static func oneLine(_ text: String) -> String {
+            text.unicodeScalars.map { $0.properties.generalCategory == .control
+                ? "\\u{\(String($0.value, radix: 16))}" : String($0) }.joined()
         }
 
         private static func line(_ counts: SyncCounts) -> String {

@@ -141,25 +141,56 @@ enum InputFile {
 
     /// Stdin copied to a temporary file, which an import then maps as it
     /// maps any file: memory stays bounded by the import's batch however
-    /// much comes in. The file is removed when `body` returns.
+    /// much comes in. The file is unlinked as soon as it is made, so no
+    /// exit, not even SIGKILL, leaves it behind (`body` reads it through
+    /// /proc/self/fd). Input that can be neither format is refused at its
+    /// first byte that cannot be one (``StreamedInputCheck``), and the copy
+    /// may take at most half the disk's free space, which the database
+    /// needs beside it.
     static func spoolingStandardInput<T>(_ body: (String) throws -> T) throws -> T {
-        let template = (NSTemporaryDirectory() as NSString).appendingPathComponent("contactsdb-stdin-XXXXXX")
+        let directory = NSTemporaryDirectory()
+        let template = (directory as NSString).appendingPathComponent("contactsdb-stdin-XXXXXX")
         var name = Array(template.utf8CString)
         let descriptor = mkstemp(&name)
         guard descriptor >= 0 else {
             throw ContactsDBError.unreadableFile(path: "stdin", reason: "no temporary file could be made to read it into")
         }
-        let path = String(cString: name)
-        defer { unlink(path) }
-        let file = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-        do {
-            while let chunk = try FileHandle.standardInput.read(upToCount: 1 << 20), !chunk.isEmpty {
-                try file.write(contentsOf: chunk)
+        unlink(String(cString: name))
+        defer { close(descriptor) }
+        var space = statvfs()
+        let free = statvfs(directory, &space) == 0 ? Int(space.f_bavail) * Int(space.f_frsize) : Int.max
+        let limit = free / 2
+        var check = StreamedInputCheck(source: "stdin")
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        var copied = 0
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(STDIN_FILENO, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else {
+                throw ContactsDBError.unreadableFile(path: "stdin", reason: "it could not be read whole (\(String(cString: strerror(errno))))")
             }
-        } catch {
-            throw ContactsDBError.unreadableFile(path: "stdin", reason: "it could not be read whole (\(error.localizedDescription))")
+            if count == 0 { break }
+            try buffer.withUnsafeBytes { try check.check(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+            copied += count
+            guard copied <= limit else {
+                throw ContactsDBError.unwritableFile(
+                    path: directory, reason: "stdin is larger than half its free space (\(limit >> 20) MB), which the import "
+                        + "needs beside it; write the input to a file on a larger disk and import that file, or set TMPDIR")
+            }
+            try buffer.withUnsafeBytes { bytes in
+                var written = 0
+                while written < count {
+                    let result = Glibc.write(descriptor, bytes.baseAddress! + written, count - written)
+                    if result < 0 && errno == EINTR { continue }
+                    guard result > 0 else {
+                        throw ContactsDBError.unwritableFile(path: directory, reason: String(cString: strerror(errno)).lowercased())
+                    }
+                    written += result
+                }
+            }
         }
-        return try body(path)
+        try check.finish()
+        return try body("/proc/self/fd/\(descriptor)")
     }
 
     static func displayName(_ path: String) -> String {

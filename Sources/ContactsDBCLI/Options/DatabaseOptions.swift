@@ -66,6 +66,15 @@ struct DatabaseOptions: ParsableArguments {
         options.seedsOnFirstOpen = seedsOnFirstOpen
         options.busyTimeout = Double(busyTimeout) / 1000
         threads.apply(to: &options)
-        return try ContactStore.open(at: path, options: options)
+        let store = try ContactStore.open(at: path, options: options)
+        if AddressSpaceLimit.bytes != nil { Self.keptOpen.append(store) }
+        return store
     }
+
+    /// Under an address-space limit (`ulimit -v`, `prlimit --as`) a store
+    /// is never released: releasing it hands its queue back to libdispatch,
+    /// which, unable to make a thread there, retries for ever, so a command
+    /// that failed for want of memory hung instead of saying so. The exit
+    /// closes the database instead (SQLite's journal makes that safe).
+    nonisolated(unsafe) private static var keptOpen: [ContactStore] = []
 }
