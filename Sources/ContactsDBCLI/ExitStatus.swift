@@ -71,6 +71,8 @@ extension ContactsDBError {
         case let .contactsNotFound(ids) where ids.count == 1: return "`contactsdb query` lists the ids"
         case .photoNotFound(_, thumbnail: false): return "`contactsdb photo set` gives it one"
         case .groupNotFound: return "`contactsdb group list` lists the groups"
+        case .contactExists:
+            return "import with --existing update to replace the contacts already here or --existing skip to keep them; nothing was imported"
         case .notContactsDatabase: return "pass another --db path"
         case .foreignChangeToken, .expiredChangeToken:
             return "sync again from scratch with `contactsdb changes` without --since"
@@ -96,8 +98,8 @@ extension ContactsDBError {
         // sysexits' EX_UNAVAILABLE and EX_NOPERM.
         case .remoteUnavailable, .remoteAnswerUnreadable: return 69
         case .remoteRefusedCredentials: return 77
-        case .invalidContact, .invalidPhoto, .malformedJSON, .duplicateContactID, .groupExists, .foreignChangeToken,
-             .expiredChangeToken:
+        case .invalidContact, .invalidPhoto, .malformedJSON, .duplicateContactID, .contactExists, .groupExists,
+             .foreignChangeToken, .expiredChangeToken:
             return 65
         case .unreadableFile: return 66
         case .databaseTooNew, .migrationEdited, .migrationRecordsDamaged, .notContactsDatabase, .databaseUnavailable, .databaseBusy, .syncRunning,
