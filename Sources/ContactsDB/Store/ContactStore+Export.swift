@@ -1,11 +1,28 @@
 import Foundation
 
 extension ContactStore {
-    /// Calls `body` with every contact in the default order, read 500 at a
-    /// time so that memory stays bounded however many there are; an error
-    /// `body` throws stops the reading.
-    public func forEachContact(_ body: (Contact) throws -> Void) throws {
-        try forEachContact(of: ids(matching: ContactQuery()), body)
+    /// Calls `body` with every contact that matches `query`, in its order,
+    /// read 500 at a time so that memory stays bounded however many there
+    /// are; an error `body` throws stops the reading.
+    ///
+    /// - parameter only: when given, only the contacts of these ids (and
+    ///   matching `query`).
+    /// - throws: `.contactsNotFound` naming the ids of `only` that no
+    ///   contact has, before anything is read.
+    public func forEachContact(
+        matching query: ContactQuery = ContactQuery(), only: [String]? = nil, _ body: (Contact) throws -> Void
+    ) throws {
+        try forEachContact(of: selection(query, only: only), body)
+    }
+
+    /// The ids of the contacts that match `query` and, when given, have
+    /// one of the ids `only`.
+    private func selection(_ query: ContactQuery, only: [String]?) throws -> [String] {
+        let ids = try ids(matching: query)
+        guard let only else { return ids }
+        _ = try read { db in try ContactReader.pks(ids: only, db) }  // Every id is known.
+        let chosen = Set(only)
+        return ids.filter(chosen.contains)
     }
 
     private func forEachContact(of ids: [String], _ body: (Contact) throws -> Void) throws {
@@ -24,9 +41,14 @@ extension ContactStore {
     ///
     /// - parameter groups: how the groups are written: as each member's
     ///   CATEGORIES, or as group cards of their own (named by their uid).
+    /// - parameter query, only: the contacts written, as
+    ///   ``forEachContact(matching:only:_:)`` chooses them.
     /// - throws: `.unwritableFile` naming the directory or the card.
-    public func exportCards(to directory: String, version: VCardVersion, groups: GroupConvention = .categories) throws {
-        let ids = try ids(matching: ContactQuery())
+    public func exportCards(
+        to directory: String, version: VCardVersion, groups: GroupConvention = .categories,
+        matching query: ContactQuery = ContactQuery(), only: [String]? = nil
+    ) throws {
+        let ids = try selection(query, only: only)
         let groupCards = groups == .cards ? try read(GroupWriter.cards) : []
         let cards = try CardDirectory(path: directory, names: ids + groupCards.map { $0.uid ?? "" })
         try forEachContact(of: ids) { try cards.write($0.vCard(version: version, categories: groups == .categories), named: $0.id) }
