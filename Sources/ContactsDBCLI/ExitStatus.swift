@@ -14,6 +14,8 @@ struct ExitStatus: Equatable {
     var message: String
 
     static let unexpected: Int32 = 70
+    /// Nothing named or searched for was found.
+    static let notFound: Int32 = 1
 
     init(code: Int32, message: String) {
         self.code = code

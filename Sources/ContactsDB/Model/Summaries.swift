@@ -33,3 +33,12 @@ public struct ContactGroup: Hashable, Sendable, Codable {
     public var uid: String
     public var memberCount: Int
 }
+
+/// One email address of a contact, as a mail client completes it.
+public struct EmailAddress: Hashable, Sendable {
+    public var address: String
+    /// The contact's display name.
+    public var name: String
+    /// The address's type (`home`, `work`, or the card's own label).
+    public var label: String
+}
