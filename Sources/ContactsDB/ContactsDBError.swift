@@ -38,6 +38,9 @@ public enum ContactsDBError: Error, LocalizedError, Equatable, Sendable {
     case mergedContactExists(mergeID: Int, id: String)
     /// An id given to a new contact that another contact already has.
     case duplicateContactID(field: String, id: String)
+    /// An imported contact whose id a contact of the database already has,
+    /// where the import adds only (``ExistingContacts/fail``).
+    case contactExists(field: String, id: String)
     /// The database holds migrations this build does not know.
     case databaseTooNew(path: String, unknownMigrations: [String])
     /// A migration recorded in the database differs from this build's file.
@@ -131,6 +134,8 @@ public enum ContactsDBError: Error, LocalizedError, Equatable, Sendable {
             return "Merge \(mergeID) cannot be taken back: a contact with the id \"\(id)\" exists again"
         case let .duplicateContactID(field, id):
             return "\(field): the id \"\(id)\" is already taken by another contact"
+        case let .contactExists(field, id):
+            return "\(field): a contact with the id \"\(id)\" is already here"
         case let .databaseTooNew(path, unknown):
             return "\(path) was written by a newer contactsdb (unknown migrations: \(unknown.joined(separator: ", ")))"
         case let .migrationEdited(path, migration):
@@ -186,6 +191,7 @@ public enum ContactsDBError: Error, LocalizedError, Equatable, Sendable {
         case .ambiguousGroup: return "name the book too"
         case .mergedContactExists: return "delete or rename that contact first; nothing was changed"
         case .duplicateContactID: return "give another id or leave it out"
+        case .contactExists: return "update or skip the contacts already here; nothing was imported"
         case .databaseTooNew: return "use that newer build to open it"
         case .migrationEdited: return "a shipped migration was edited, so restore it and add a new migration instead"
         case .migrationFailed: return "the database stays at the last good version"

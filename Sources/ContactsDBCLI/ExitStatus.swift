@@ -14,6 +14,8 @@ struct ExitStatus: Equatable {
     var message: String
 
     static let unexpected: Int32 = 70
+    /// Nothing named or searched for was found.
+    static let notFound: Int32 = 1
 
     init(code: Int32, message: String) {
         self.code = code
@@ -72,6 +74,8 @@ extension ContactsDBError {
         case .photoNotFound(_, thumbnail: false): return "`contactsdb photo set` gives it one"
         case .groupNotFound: return "`contactsdb group list` lists the groups"
         case .ambiguousGroup: return "name it with --book"
+        case .contactExists:
+            return "import with --existing update to replace the contacts already here or --existing skip to keep them; nothing was imported"
         case .notContactsDatabase: return "pass another --db path"
         case .foreignChangeToken, .expiredChangeToken:
             return "sync again from scratch with `contactsdb changes` without --since"
@@ -100,8 +104,8 @@ extension ContactsDBError {
         // sysexits' EX_UNAVAILABLE and EX_NOPERM.
         case .remoteUnavailable, .remoteAnswerUnreadable: return 69
         case .remoteRefusedCredentials: return 77
-        case .invalidContact, .invalidPhoto, .malformedJSON, .duplicateContactID, .groupExists, .foreignChangeToken,
-             .expiredChangeToken:
+        case .invalidContact, .invalidPhoto, .malformedJSON, .duplicateContactID, .contactExists, .groupExists,
+             .foreignChangeToken, .expiredChangeToken:
             return 65
         case .unreadableFile: return 66
         case .databaseTooNew, .migrationEdited, .migrationRecordsDamaged, .notContactsDatabase, .databaseUnavailable, .databaseBusy, .syncRunning,

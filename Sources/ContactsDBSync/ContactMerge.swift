@@ -35,6 +35,6 @@ struct ContactMerge {
 
     /// Whether the two drafts hold the same contact, whatever their ids.
     static func isSame(_ a: ContactDraft, _ b: ContactDraft) -> Bool {
-        ContactField.all.allSatisfy { $0.value(a) == $0.value(b) }
+        ContactField.holdSame(a, b)
     }
 }

@@ -12,6 +12,7 @@ import Testing
         (.invalidContact(field: "contacts[0].age", reason: "1000 is not an age; give 0 to 999."), 65),
         (.malformedJSON(file: "a.json", line: 1, column: 2, reason: "eof"), 65),
         (.duplicateContactID(field: "contacts[0].id", id: "x"), 65),
+        (.contactExists(field: "contacts[0].id", id: "x"), 65),
         (.groupExists(name: "g"), 65),
         (.invalidPhoto(.notAnImage), 65),
         (.invalidPhoto(.unsupportedType("SVG")), 65),

@@ -114,7 +114,7 @@ import Testing
         let json = Data("""
             [{"id": "a", "firstName": "Anna"}, {"id": "a", "firstName": "Anna"}, {"firstName": "Old", "age": 5000}]
             """.utf8)
-        #expect(throws: ContactsDBError.duplicateContactID(field: "contacts[1].id", id: "a")) {
+        #expect(throws: ContactsDBError.contactExists(field: "contacts[1].id", id: "a")) {
             try store.importContacts(json, source: "two.json")
         }
         #expect(try store.rowCount("contact") == 0)

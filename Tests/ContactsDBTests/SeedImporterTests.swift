@@ -47,7 +47,7 @@ import Testing
         let counts = try store.tableCounts()
         let error = captureError { try store.importContacts(Data(json.utf8), source: "bad.json") }
         switch error {
-        case let .invalidContact(named, _)?, let .duplicateContactID(named, _)?:
+        case let .invalidContact(named, _)?, let .contactExists(named, _)?:
             #expect(named == field)
         default:
             Issue.record("expected an error naming \(field), got \(String(describing: error))")
@@ -119,13 +119,13 @@ import Testing
         late[2900].age = 1000
         both[2500].id = "c5"
         both[2900].age = 1000
-        #expect(importing(duplicate) == .duplicateContactID(field: "contacts[10].id", id: "c5"))
+        #expect(importing(duplicate) == .contactExists(field: "contacts[10].id", id: "c5"))
         guard case let .invalidContact(field, _)? = importing(late) else {
             Issue.record("the late invalid record was not reported")
             return
         }
         #expect(field == "contacts[2900].age")
-        #expect(importing(both) == .duplicateContactID(field: "contacts[2500].id", id: "c5"))
+        #expect(importing(both) == .contactExists(field: "contacts[2500].id", id: "c5"))
         #expect(try store.tableCounts() == counts)
     }
 

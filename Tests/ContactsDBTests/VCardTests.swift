@@ -333,4 +333,54 @@ import Testing
         }
         #expect(!v4.contains("X-ABLabel") && !v3.contains("X-ABLabel:_$!<Other>!$_"))
     }
+
+    /// Cards written here after what producers write, each of which lost
+    /// something: TYPE=other on EMAIL and ADR, told from no type; RELATED
+    /// with two types in 3.0; a KEY's media type given as a 3.0 TYPE, in
+    /// 4.0; an X-ABRELATEDNAMES without a label; a 2.1 card of several
+    /// quoted-printable ORG lines under CHARSET=UTF-8. Each comes out of
+    /// both versions as given, and each output reads back as itself.
+    @Test(arguments: [
+        (["VERSION:3.0", "EMAIL;TYPE=INTERNET,OTHER:olga@example.org", "EMAIL:plain@example.org",
+          "ADR;TYPE=OTHER:;;1 Road;Town;;;", "ADR:;;2 Road;Town;;;", "TEL;TYPE=other:+1 415 555 0100"],
+         ["EMAIL;TYPE=other:olga@example.org", "EMAIL:plain@example.org", "ADR;TYPE=other:;;1 Road;Town;;;",
+          "ADR:;;2 Road;Town;;;", "TEL;TYPE=other:+1 415 555 0100"], [String]()),
+        (["VERSION:4.0", "RELATED;TYPE=friend,colleague;VALUE=text:Sam Doe", "RELATED;TYPE=spouse;VALUE=text:Kim"],
+         ["RELATED;TYPE=friend,colleague;VALUE=text:Sam Doe"], ["RELATED;TYPE=spouse;VALUE=text:Kim"]),
+        (["VERSION:3.0", "X-ABRELATEDNAMES:Kim", "item1.X-ABRELATEDNAMES:Sam", "item2.X-ABRELATEDNAMES:Ann",
+          "item2.X-ABLabel:_$!<Sister>!$_"],
+         ["X-ABRELATEDNAMES:Kim", "X-ABRELATEDNAMES:Sam", "X-ABLabel:_$!<Sister>!$_"], []),
+        (["VERSION:3.0", "KEY;ENCODING=b;TYPE=PGP-KEYS:mQINBF", "KEY;TYPE=application/pgp-keys;ENCODING=b:mQIOBF",
+          "KEY;ENCODING=b;TYPE=PGP:mQIPBF"],
+         [],
+         ["KEY:data:application/pgp-keys;base64,mQINBF", "KEY:data:application/pgp-keys;base64,mQIOBF",
+          "KEY;TYPE=PGP:data:application/octet-stream;base64,mQIPBF"]),
+        (["VERSION:2.1", "N:Nu;Ana;;;", "ORG;CHARSET=UTF-8;ENCODING=QUOTED-PRINTABLE;TYPE=WORK:=43=C3=91=61",
+          "ORG;CHARSET=UTF-8;ENCODING=QUOTED-PRINTABLE:Compa=C3=B1=C3=ADa =C3=91and=C3=BA",
+          "ORG;CHARSET=UTF-8;ENCODING=QUOTED-PRINTABLE:=C3=91o=C3=B1o S.A.;Dise=C3=B1o;Web",
+          "item2.ORG;CHARSET=UTF-8;ENCODING=QUOTED-PRINTABLE:Pe=C3=B1a", "ORG;CHARSET=UTF-8;QUOTED-PRINTABLE:Pe=C3=B1a"],
+         ["ORG;TYPE=WORK:CÑa", "ORG:Compañía Ñandú", "ORG:Ñoño S.A.;Diseño;Web", "item2.ORG:Peña", "ORG:Peña"], []),
+    ])
+    func theLastCardsComeOutAsGiven(_ lines: [String], _ inBoth: [String], _ inV4: [String]) throws {
+        let card = (["BEGIN:VCARD"] + lines + ["FN:Olga Other", "UID:last-cards", "END:VCARD"]).joined(separator: "\r\n") + "\r\n"
+        let (store, _) = try importing(card)
+        let contact = try #require(try all(store).first)
+        let v3 = contact.vCard(version: .v3), v4 = contact.vCard(version: .v4)
+        for line in inBoth { #expect(v3.contains(line + "\r\n") && v4.contains(line + "\r\n"), "\(line) in\n\(v3)\n\(v4)") }
+        for line in inV4 { #expect(v4.contains(line + "\r\n"), "\(line) in\n\(v4)") }
+        #expect(!v3.contains("_$!<Other>!$_") && !v4.contains("_$!<Other>!$_") && !v3.contains("Ã") && !v4.contains("Ã"))
+        for (version, text) in [(VCardVersion.v3, v3), (.v4, v4)] {
+            let again = try #require(try all(try importing(text).0).first)
+            #expect(again.vCard(version: version) == text)
+        }
+    }
+
+    /// The label `other` is an untyped value's too; a card's own TYPE=other
+    /// is kept beside it.
+    @Test func typeOtherIsToldFromNoType() throws {
+        let card = "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:O\r\nEMAIL;TYPE=OTHER:a@example.org\r\nEMAIL:b@example.org\r\nEND:VCARD\r\n"
+        let contact = try #require(try all(try importing(card).0).first)
+        #expect(contact.emails == [Email(type: "other", value: "a@example.org", parameters: "TYPE=other"),
+                                   Email(type: "other", value: "b@example.org")])
+    }
 }

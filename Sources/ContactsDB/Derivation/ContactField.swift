@@ -40,6 +40,12 @@ package struct ContactField: Sendable {
         list("messengers", \.messengers) { [$0.service.lowercased(), $0.handle.lowercased()] },
     ]
 
+    /// Whether the two drafts hold the same contact, whatever their ids:
+    /// every field compares equal.
+    package static func holdSame(_ a: ContactDraft, _ b: ContactDraft) -> Bool {
+        all.allSatisfy { $0.value(a) == $0.value(b) }
+    }
+
     // MARK: - Non public
 
     /// A field compared as it is, which the survivor keeps.

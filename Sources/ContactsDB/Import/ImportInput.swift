@@ -41,9 +41,28 @@ public enum ImportInput: Sendable {
     }
 }
 
+/// What an import does with a contact whose id the database already
+/// holds.
+public enum ExistingContacts: String, Sendable, CaseIterable {
+    /// The import fails on the first such contact and writes nothing.
+    case fail
+    /// The card as read replaces the stored contact; one equal to it is not
+    /// written, so its revision does not move.
+    case update
+    /// The stored contact stays as it is.
+    case skip
+}
+
 /// What an import did.
 public struct ImportReport: Sendable {
+    /// Contacts added.
     public var imported = 0
+    /// Existing contacts replaced by a different card (``ExistingContacts/update``).
+    public var updated = 0
+    /// Existing contacts equal to their card, left unwritten (``ExistingContacts/update``).
+    public var unchanged = 0
+    /// Existing contacts left as they were (``ExistingContacts/skip``).
+    public var skippedExisting = 0
     /// Group cards taken in as groups.
     public var groups = 0
     /// Records skipped (only when skipping invalid ones), each with where

@@ -21,6 +21,8 @@ package struct ImportPipeline {
     /// Skip records that cannot be read, fail validation or repeat a taken
     /// id, and report them, instead of failing the import.
     var skippingInvalid = false
+    /// What becomes of a contact whose id the database already holds.
+    var existing = ExistingContacts.fail
     var progress: ImportProgress?
     /// Threads that validate and derive.
     var workers = Self.defaultWorkers
@@ -65,7 +67,8 @@ package struct ImportPipeline {
 
     /// A record ready to write, or skipped.
     private enum Prepared: Sendable {
-        case contact(ContactWriter.NewContact, bytesRead: Int, unusual: UnusualValues)
+        /// A contact, with its draft where it may replace a stored one.
+        case contact(ContactWriter.NewContact, bytesRead: Int, unusual: UnusualValues, draft: ContactDraft?)
         /// A group card, which is a group and never a contact.
         case group(GroupCard, bytesRead: Int)
         case skipped(String, bytesRead: Int)
@@ -81,7 +84,7 @@ package struct ImportPipeline {
             db, minimumContacts: deferringIndexesAfter, searchingEvery: searchCatchUpContacts, sortingThreads: workers)
         var report = ImportReport()
         let readingSide = ReadingSide()
-        let (inputs, skippingInvalid, regions) = (inputs, skippingInvalid, writer.regions)
+        let (inputs, skippingInvalid, existing, regions) = (inputs, skippingInvalid, existing, writer.regions)
         let writingStarted = PhaseClock.threadNow()
         if deferringAtOnce { try indexes.expect(total / Self.bytesPerContact, db) }
         var groupLines: [String: Int] = [:]
@@ -90,19 +93,24 @@ package struct ImportPipeline {
             read: { pipeline in try Self.read(inputs, into: pipeline, counting: readingSide) },
             prepare: { records in
                 readingSide.validateAndDerive.adding {
-                    records.map { Self.prepare($0, skippingInvalid: skippingInvalid, regions: regions) }
+                    records.map {
+                        Self.prepare($0, skippingInvalid: skippingInvalid, keepingDraft: existing == .update, regions: regions)
+                    }
                 }
             },
             write: { batch in
                 // The batch's contacts are written together, up to a group
                 // card, which may name them, and in their order around it.
                 var contacts: [ContactWriter.NewContact] = []
-                var afterwards: [(bytesRead: Int, unusual: UnusualValues)] = []
+                var afterwards: [(bytesRead: Int, unusual: UnusualValues, draft: ContactDraft?)] = []
                 func writeContacts() throws {
                     var start = 0
-                    // Written in slices that end where deferral begins.
+                    // Written in slices that end where deferral begins, and
+                    // before an id the slice holds already, which updates
+                    // or skips the contact its first holder wrote.
                     while start < contacts.count {
-                        let end = start + min(contacts.count - start, indexes.contactsBeforeDeferring(after: report.imported))
+                        var end = start + min(contacts.count - start, indexes.contactsBeforeDeferring(after: report.imported))
+                        if existing != .fail { end = Self.endOfDistinctIDs(contacts, start..<end) }
                         try writeContacts(start..<end)
                         try indexes.didInsert(report.imported, db)
                         start = end
@@ -111,8 +119,11 @@ package struct ImportPipeline {
                     afterwards.removeAll(keepingCapacity: true)
                 }
                 func writeContacts(_ slice: Range<Int>) throws {
-                    let results = try writer.insert(contacts[slice], now: now, skippingTakenIDs: skippingInvalid)
-                    for (result, counts) in zip(results, afterwards[slice]) {
+                    let adding = existing == .fail ? Array(slice) : try settleExisting(slice)
+                    let results = try writer.insert(
+                        adding.count == slice.count ? contacts[slice] : ArraySlice(adding.map { contacts[$0] }), now: now,
+                        skippingTakenIDs: skippingInvalid)
+                    for (result, counts) in zip(results, adding.map { afterwards[$0] }) {
                         switch result {
                         case .success:
                             report.imported += 1
@@ -122,6 +133,41 @@ package struct ImportPipeline {
                         }
                         progress?(counts.bytesRead, total)
                     }
+                }
+                /// Updates or skips the contacts of `slice` whose ids are
+                /// stored; returns the indices of the others, to add.
+                func settleExisting(_ slice: Range<Int>) throws -> [Int] {
+                    let ids = slice.compactMap { contacts[$0].id }
+                    // A card is here when its book holds a contact of its UID;
+                    // another book's contact of that id is another card.
+                    let stored = ids.isEmpty ? [] : try ContactReader.stored(cardUIDs: ids, inBook: writer.book, db)
+                    guard !stored.isEmpty else { return Array(slice) }
+                    var current: [String: Contact] = [:]
+                    if existing == .update {
+                        // The children are read, and perhaps replaced, through the indexes.
+                        if indexes.isDeferring { try indexes.stopDeferring(db) }
+                        for contact in try ContactReader.withChildren(stored, db) { current[contact.cardUID] = contact }
+                    } else {
+                        for row in stored { current[row.contact.cardUID] = row.contact }
+                    }
+                    let pks = Dictionary(stored.map { ($0.contact.cardUID, $0.pk) }, uniquingKeysWith: { first, _ in first })
+                    var adding: [Int] = []
+                    for index in slice {
+                        guard let id = contacts[index].id, let contact = current[id], let pk = pks[id] else {
+                            adding.append(index)
+                            continue
+                        }
+                        switch (existing, afterwards[index].draft) {
+                        case (.update, let draft?) where !Self.isHeld(draft, by: contact):
+                            try writer.replace(pk: pk, draft, createdAt: contact.createdAt, updatedAt: Date())
+                            report.updated += 1
+                            report.unusual.add(afterwards[index].unusual)
+                        case (.update, _): report.unchanged += 1
+                        default: report.skippedExisting += 1
+                        }
+                        progress?(afterwards[index].bytesRead, total)
+                    }
+                    return adding
                 }
                 for result in batch {
                     let record: Prepared
@@ -133,9 +179,9 @@ package struct ImportPipeline {
                         throw error
                     }
                     switch record {
-                    case let .contact(contact, bytesRead, unusual):
+                    case let .contact(contact, bytesRead, unusual, draft):
                         contacts.append(contact)
-                        afterwards.append((bytesRead, unusual))
+                        afterwards.append((bytesRead, unusual, draft))
                     case let .group(card, bytesRead):
                         try writeContacts()
                         try writer.write(card, db)
@@ -234,8 +280,11 @@ package struct ImportPipeline {
     }
 
     /// A record validated and derived, or skipped, or its failure.
+    ///
+    /// - parameter keepingDraft: keep the validated draft, which may
+    ///   replace a stored contact.
     private static func prepare(
-        _ record: Record, skippingInvalid: Bool, regions: PhoneRegions
+        _ record: Record, skippingInvalid: Bool, keepingDraft: Bool, regions: PhoneRegions
     ) -> Result<Prepared, ContactsDBError> {
         do {
             let parsed = try record.result.get()
@@ -245,12 +294,32 @@ package struct ImportPipeline {
             let (draft, derived, unusual) = try validatedAndDerived(parsed, at: record.path, regions: regions)
             return .success(.contact(
                 ContactWriter.NewContact(draft: draft, derived: derived, path: record.path), bytesRead: record.bytesRead,
-                unusual: unusual))
+                unusual: unusual, draft: keepingDraft ? draft : nil))
         } catch let error as ContactsDBError {
             return skippingInvalid ? .success(.skipped(error.localizedDescription, bytesRead: record.bytesRead)) : .failure(error)
         } catch {
             return .failure(.invalidContact(field: record.path, reason: "\(error)"))
         }
+    }
+
+    /// Whether `contact` is already what `card` says: every field equal,
+    /// a card's FN that spells the display name the contact derives
+    /// counting as none (the writer writes that FN for a contact without
+    /// one, so an export imported again is no change).
+    private static func isHeld(_ card: ContactDraft, by contact: Contact) -> Bool {
+        let stored = contact.draft
+        var card = card
+        if stored.formattedName == nil, card.formattedName == contact.displayName { card.formattedName = nil }
+        return ContactField.holdSame(stored, card)
+    }
+
+    /// The end of the longest run of `range` whose ids are distinct.
+    private static func endOfDistinctIDs(_ contacts: [ContactWriter.NewContact], _ range: Range<Int>) -> Int {
+        var seen: Set<String> = []
+        for index in range {
+            if let id = contacts[index].id, !seen.insert(id).inserted { return index }
+        }
+        return range.upperBound
     }
 
     /// What every contact coming in goes through, read from a file or

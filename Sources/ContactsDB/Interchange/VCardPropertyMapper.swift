@@ -12,6 +12,10 @@ struct VCardPropertyMapper {
 
     private var draft = ContactDraft()
     private var seen: Set<String> = []
+    /// The first N, ORG or NICKNAME read into the fields whose spelling
+    /// was not kept, by name: kept before a later line of its name, so
+    /// that the writer tells the spelling from the repeats.
+    private var unspelled: [String: String] = [:]
 
     /// PRODID, REV and VERSION describe the file, not the contact: the
     /// writer sets them on export.
@@ -64,10 +68,13 @@ struct VCardPropertyMapper {
             keepSpelling(line)
         case "FN" where isFirst && line.parameters.isEmpty:
             draft.formattedName = Self.nonEmpty(line.text)
-        case "ORG" where isFirst && line.parameters.isEmpty:
+        case "ORG" where isFirst:
+            // One with parameters is kept whole, and the next one read.
+            guard line.parameters.isEmpty else { return keepWhole(line, isFirst) }
             (draft.company, draft.department) = Self.organization(line)
             keepSpelling(line)
-        case "NICKNAME" where isFirst && line.parameters.isEmpty:
+        case "NICKNAME" where isFirst:
+            guard line.parameters.isEmpty else { return keepWhole(line, isFirst) }
             draft.nickname = Self.nickname(line)
             keepSpelling(line)
         case "UID" where isFirst:
@@ -90,11 +97,11 @@ struct VCardPropertyMapper {
             let value = line.value.lowercased().hasPrefix("tel:") ? String(line.text.dropFirst(4)) : line.text
             guard !value.trimmingCharacters(in: .whitespaces).isEmpty else { return keep(line) }
             draft.phones.append(Phone(type: label ?? VCardLabels.label(types: line.types, fallback: "other"),
-                                      value: value, preferred: Self.isPreferred(line), parameters: Self.unheld(line, labelled: label != nil)))
+                                      value: value, preferred: Self.isPreferred(line), parameters: Self.unheld(line, label: label)))
         case "EMAIL":
             guard !line.text.trimmingCharacters(in: .whitespaces).isEmpty else { return keep(line) }
             draft.emails.append(Email(type: label ?? VCardLabels.label(types: line.types, fallback: "other"),
-                                      value: line.text, preferred: Self.isPreferred(line), parameters: Self.unheld(line, labelled: label != nil)))
+                                      value: line.text, preferred: Self.isPreferred(line), parameters: Self.unheld(line, label: label)))
         case "ADR":
             let parts = line.components
             guard parts.count <= 7, parts.contains(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty })
@@ -103,7 +110,7 @@ struct VCardPropertyMapper {
             draft.addresses.append(Address(
                 type: label ?? VCardLabels.label(types: line.types, fallback: "other"), street1: padded[2],
                 street2: padded[1], city: padded[3], state: padded[4], zipcode: padded[5], country: padded[6],
-                poBox: padded[0], preferred: Self.isPreferred(line), parameters: Self.unheld(line, labelled: label != nil)))
+                poBox: padded[0], preferred: Self.isPreferred(line), parameters: Self.unheld(line, label: label)))
         case "URL":
             guard !line.text.isEmpty else { return keep(line) }
             // A URL has no preference of its own: Apple's type=pref is kept.
@@ -204,6 +211,7 @@ struct VCardPropertyMapper {
     /// Keeps a line verbatim in `extra`; returns false.
     @discardableResult
     private mutating func keep(_ line: VCardContentLine) -> Bool {
+        if line.parameters.isEmpty, let first = unspelled.removeValue(forKey: line.name) { draft.extra.append(first) }
         draft.extra.append(line.keptText)
         keptNames.append(line.name)
         return false
@@ -249,13 +257,20 @@ struct VCardPropertyMapper {
     /// Keeps the line's own spelling beside the fields read from it, where
     /// the writer could not spell it again (``VCardWriter/KeptSpellings``).
     private mutating func keepSpelling(_ line: VCardContentLine) {
-        if Self.needsKeptSpelling(line) { draft.extra.append(line.keptText) }
+        if Self.needsKeptSpelling(line) {
+            draft.extra.append(line.keptText)
+        } else {
+            unspelled[line.name] = line.keptText
+        }
     }
 
-    /// Keeps the whole line (an N with more than five components, or with
-    /// parameters) instead of the fields just read from it.
+    /// Keeps the whole line (an N with more than five components, or an
+    /// N, ORG or NICKNAME with parameters) instead of the fields read from
+    /// it, which the next line of its name gives.
     private mutating func keepWhole(_ line: VCardContentLine, _ isFirst: Bool) -> Bool {
-        (draft.lastName, draft.firstName, draft.middleName, draft.namePrefix, draft.nameSuffix) = (nil, nil, nil, nil, nil)
+        if line.name == "N" {
+            (draft.lastName, draft.firstName, draft.middleName, draft.namePrefix, draft.nameSuffix) = (nil, nil, nil, nil, nil)
+        }
         if isFirst { seen.remove(line.name) }
         return keep(line)
     }
@@ -283,6 +298,17 @@ struct VCardPropertyMapper {
             name == "VALUE" || (name == "PREF" && (values == ["1"] || values.isEmpty))
                 || (name == "TYPE" && values.allSatisfy { $0.lowercased() == "pref" })
         }
+    }
+
+    /// As above for a labelled value (TEL, EMAIL, ADR), and a TYPE=other
+    /// the card gave: the label `other` is also an untyped value's, which
+    /// is written without a TYPE, so the card's own TYPE=other is kept as
+    /// a parameter.
+    private static func unheld(_ line: VCardContentLine, label: String?) -> String? {
+        let unheld = unheld(line, labelled: label != nil)
+        guard label == nil, line.types.contains("other"),
+              VCardLabels.label(types: line.types, fallback: "") == WellKnownLabel.other.rawValue else { return unheld }
+        return (["TYPE=other"] + [unheld].compactMap { $0 }).joined(separator: ";")
     }
 
     private static func isPreferred(_ line: VCardContentLine) -> Bool {

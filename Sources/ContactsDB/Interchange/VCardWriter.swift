@@ -58,9 +58,15 @@ extension Contact {
         for messenger in messengers { card.add(VCardWriter.impp(messenger)) }
         for relation in details.relations {
             let types = relation.type.split(separator: " ").map(String.init)
-            if version == .v4, !types.isEmpty, types.allSatisfy(VCardWriter.relatedTypes.contains) {
+            // 3.0 has no RELATED, but an X-ABLabel holds one label: several
+            // types go as RELATED, which 3.0 readers that know it (and this
+            // one) read.
+            if version == .v4 || types.count > 1, !types.isEmpty, types.allSatisfy(VCardWriter.relatedTypes.contains) {
                 let isURI = relation.name.range(of: #"^[A-Za-z][A-Za-z0-9+.-]*:\S"#, options: .regularExpression) != nil
                 card.add("RELATED;TYPE=\(types.joined(separator: ","))\(isURI ? "" : ";VALUE=text"):\(VCardWriter.escape(relation.name))")
+            } else if relation.type == WellKnownLabel.other.rawValue {
+                // An unlabelled name gets no label it did not have.
+                card.add("X-ABRELATEDNAMES:\(VCardWriter.escape(relation.name))")
             } else {
                 card.addItem("X-ABRELATEDNAMES:\(VCardWriter.escape(relation.name))", label: relation.type)
             }
@@ -169,14 +175,17 @@ enum VCardWriter {
 
         init(of contact: Contact) {
             let details = contact.details
+            var named: Set<String> = []
             for text in details.extra {
                 // Most extra lines are no spelling (a photo among them, of
                 // megabytes): their names are looked at before they are read.
                 let name = text.prefix { $0 != ":" && $0 != ";" }.split(separator: ".").last.map { $0.uppercased() }
+                // Only the first line of its name without parameters may be
+                // the spelling: the reader keeps that before any later line
+                // of the name, which is a line of the card of its own.
                 guard let name, VCardPropertyMapper.keptSpellingNames.contains(name),
-                      let line = VCardContentLine(Array(text.utf8), legacyCharset: .utf8),
-                      VCardPropertyMapper.needsKeptSpelling(line) else { continue }
-                all.insert(text)
+                      let line = VCardContentLine(Array(text.utf8), legacyCharset: .utf8), line.parameters.isEmpty,
+                      named.insert(line.name).inserted else { continue }
                 let current: Bool
                 switch line.name {
                 case "N":
@@ -188,7 +197,12 @@ enum VCardWriter {
                 default:
                     current = VCardPropertyMapper.nickname(line) == details.nickname
                 }
-                if current, lines[line.name] == nil { lines[line.name] = text }
+                if current {
+                    lines[line.name] = text
+                    all.insert(text)
+                } else if VCardPropertyMapper.needsKeptSpelling(line) {
+                    all.insert(text)  // stale: the fields were changed since
+                }
             }
         }
 
@@ -220,6 +234,16 @@ enum VCardWriter {
         parsed.writtenParameters = parameters
         parsed.value = String(line.value[line.value.index(after: comma)...])
         return parsed.keptText
+    }
+
+    /// The media type a KEY's or a SOUND's TYPE value names: a whole one
+    /// (`application/pgp-keys`), or the subtype that 3.0's writers give
+    /// of a key's (`PGP-KEYS`, as ``inlineData(_:)`` writes it); nil for a
+    /// type of key (`PGP`, `X509`) or of sound (`WAVE`).
+    static func keyMediaType(_ type: String) -> String? {
+        let type = type.lowercased()
+        if type.contains("/") { return type }
+        return ["pgp-keys", "pkix-cert", "x-x509-ca-cert", "pkcs8", "x-pem-file"].contains(type) ? "application/" + type : nil
     }
 
     /// True for a TYPE value that names an image's type (`JPEG`,
@@ -288,6 +312,12 @@ enum VCardWriter {
                     if !others.isEmpty { parameters.append("TYPE=" + others.joined(separator: ",")) }
                     let subtype = (mediaTypes.first { isImageType($0.lowercased()) } ?? "jpeg").lowercased()
                     media = subtype.contains("/") ? subtype : "image/" + (subtype == "jpg" ? "jpeg" : subtype)
+                } else if let named = mediaTypes.first(where: { keyMediaType($0) != nil }) {
+                    // A media type 3.0 gave as a TYPE is the data: URI's.
+                    let others = mediaTypes.filter { $0 != named }
+                    parameters.removeAll { $0.uppercased().hasPrefix("TYPE=") }
+                    if !others.isEmpty { parameters.append("TYPE=" + others.joined(separator: ",")) }
+                    media = keyMediaType(named)!
                 } else {
                     if !bare.isEmpty { parameters.append("TYPE=" + bare.joined(separator: ",")) }
                     media = "application/octet-stream"

@@ -35,3 +35,12 @@ public struct ContactGroup: Hashable, Sendable, Codable {
     /// The name of the address book it is in.
     public var book: String
 }
+
+/// One email address of a contact, as a mail client completes it.
+public struct EmailAddress: Hashable, Sendable {
+    public var address: String
+    /// The contact's display name.
+    public var name: String
+    /// The address's type (`home`, `work`, or the card's own label).
+    public var label: String
+}

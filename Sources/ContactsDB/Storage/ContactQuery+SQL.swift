@@ -144,6 +144,18 @@ extension ContactQuery {
         return attributes
     }
 
+    /// Each email address of the contacts that match, with the contact's
+    /// display name and the address's type: the contacts in the query's
+    /// order (its page ignored), each one's addresses in theirs.
+    func emailAddressesStatement(_ plan: QueryPlan) -> (sql: String, arguments: StatementArguments) {
+        let (whereSQL, arguments) = whereClause(plan)
+        return ("""
+            SELECT address.value, contact.displayName, address.type
+            FROM contact JOIN email AS address ON address.contactPk = contact.pk \(whereSQL)
+            \(orderClause()), address.position
+            """, arguments)
+    }
+
     func countStatement(_ plan: QueryPlan) -> (sql: String, arguments: StatementArguments) {
         if let attributes = attributesOnly {
             return ("SELECT coalesce(sum(count), 0) FROM attributeCount WHERE attributes & ? = ?",

@@ -44,6 +44,16 @@ package enum ContactReader {
         return ids.compactMap { byID[$0] }
     }
 
+    /// The contacts of `book` whose cards have these UIDs (their uid, else
+    /// their id), without children.
+    package static func stored(cardUIDs uids: [String], inBook book: BookRecords.ID, _ db: Database) throws -> [StoredContact] {
+        try fetch("""
+            SELECT \(contactColumns) FROM contact
+            WHERE bookId = ?2 AND (uid IN (SELECT value FROM json_each(?1))
+                                   OR (uid IS NULL AND id IN (SELECT value FROM json_each(?1))))
+            """, [jsonArray(uids), book], db)
+    }
+
     /// The ids as one JSON array, bound to `json_each(?)`: one statement
     /// whatever their number.
     private static func jsonArray(_ ids: [String]) -> String {

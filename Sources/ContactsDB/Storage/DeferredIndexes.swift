@@ -56,7 +56,7 @@ package struct DeferredIndexes {
 
     private var threshold: Int
     private let searchInterval: Int
-    private var isDeferring = false
+    private(set) var isDeferring = false
     private let sortingThreads: Int
     private var dropped: [(type: String, name: String, sql: String)] = []
     /// The last contact written while the triggers still ran.

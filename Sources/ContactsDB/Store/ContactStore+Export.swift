@@ -1,13 +1,28 @@
 import Foundation
 
 extension ContactStore {
-    /// Calls `body` with every contact in the default order, read 500 at a
-    /// time so that memory stays bounded however many there are; an error
-    /// `body` throws stops the reading.
+    /// Calls `body` with every contact that matches `query`, in its order,
+    /// read 500 at a time so that memory stays bounded however many there
+    /// are; an error `body` throws stops the reading.
     ///
-    /// - parameter books: only the contacts of these books; nil for all.
-    public func forEachContact(inBooks books: [String]? = nil, _ body: (Contact) throws -> Void) throws {
-        try forEachContact(of: ids(matching: Self.query(inBooks: books)), body)
+    /// - parameter only: when given, only the contacts of these ids (and
+    ///   matching `query`).
+    /// - throws: `.contactsNotFound` naming the ids of `only` that no
+    ///   contact has, before anything is read.
+    public func forEachContact(
+        matching query: ContactQuery = ContactQuery(), only: [String]? = nil, _ body: (Contact) throws -> Void
+    ) throws {
+        try forEachContact(of: selection(query, only: only), body)
+    }
+
+    /// The ids of the contacts that match `query` and, when given, have
+    /// one of the ids `only`.
+    private func selection(_ query: ContactQuery, only: [String]?) throws -> [String] {
+        let ids = try ids(matching: query)
+        guard let only else { return ids }
+        _ = try read { db in try ContactReader.pks(ids: only, db) }  // Every id is known.
+        let chosen = Set(only)
+        return ids.filter(chosen.contains)
     }
 
     private func forEachContact(of ids: [String], _ body: (Contact) throws -> Void) throws {
@@ -26,13 +41,15 @@ extension ContactStore {
     ///
     /// - parameter groups: how the groups are written: as each member's
     ///   CATEGORIES, or as group cards of their own (named by their uid).
-    /// - parameter books: only the contacts and groups of these books; nil
-    ///   for all.
+    /// - parameter query, only: the contacts written, as
+    ///   ``forEachContact(matching:only:_:)`` chooses them.
     /// - throws: `.unwritableFile` naming the directory or the card.
-    public func exportCards(to directory: String, version: VCardVersion, groups: GroupConvention = .categories,
-                            inBooks books: [String]? = nil) throws {
-        let ids = try ids(matching: Self.query(inBooks: books))
-        let groupCards = groups == .cards ? try allGroupCards(inBooks: books) : []
+    public func exportCards(
+        to directory: String, version: VCardVersion, groups: GroupConvention = .categories,
+        matching query: ContactQuery = ContactQuery(), only: [String]? = nil
+    ) throws {
+        let ids = try selection(query, only: only)
+        let groupCards = groups == .cards ? try allGroupCards(inBooks: Self.books(of: query)) : []
         let cards = try CardDirectory(path: directory, names: ids + groupCards.map { $0.uid ?? "" })
         try forEachContact(of: ids) { try cards.write($0.vCard(version: version, categories: groups == .categories), named: $0.id) }
         for card in groupCards { try cards.write(card.vCard(version: version), named: card.uid ?? "") }
@@ -53,6 +70,15 @@ extension ContactStore {
                 ?? BookRecords.all(db).map { try BookRecords.existingID(named: $0.name, db) }
             return try ids.flatMap { try GroupWriter.cards(book: $0, db) }
         }
+    }
+
+    /// The books a query's book filters name, nil when it has none.
+    public static func books(of query: ContactQuery) -> [String]? {
+        let named = query.filters.flatMap { filter -> [String] in
+            guard case .books(let names) = filter else { return [] }
+            return names
+        }
+        return named.isEmpty ? nil : named
     }
 
     /// Every contact, or those of `books`.

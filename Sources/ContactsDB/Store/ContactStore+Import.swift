@@ -6,34 +6,46 @@ extension ContactStore {
     /// Adds every contact of the inputs — JSON (SPEC's format) or vCard
     /// 2.1, 3.0 and 4.0, told apart by content — all or nothing, in one
     /// transaction, through the one import pipeline. Not recorded as a
-    /// seed: importing twice adds twice (and fails on ids given twice).
+    /// seed: importing twice adds twice, or fails on ids given twice unless
+    /// `existing` says what becomes of them.
     ///
     /// - parameter inputs: the files or bytes to read, in order.
     /// - parameter book: the address book they go into; nil for the
     ///   default book. A card whose UID is another book's contact's id is a
-    ///   contact of its own (``ContactDraft/uid``).
+    ///   contact of its own (``ContactDraft/uid``); `existing` concerns the
+    ///   contacts of this book only.
     /// - parameter progress: called with the bytes read and the total,
     ///   while the import's transaction is open: it must not use this store.
     /// - parameter skippingInvalid: skip a record that cannot be read,
     ///   breaks a rule or repeats a taken id, and report it; otherwise such
     ///   a record fails the whole import, which then writes nothing. Broken
     ///   JSON syntax always fails it.
+    /// - parameter existing: what becomes of a contact whose id is stored
+    ///   already (or was given to an earlier record of the inputs).
     /// - throws: `.malformedJSON` with line and column, `.invalidContact`
     ///   naming the record and field (`contacts[3].phones[0].value`,
-    ///   `cards.vcf card 2 (line 9)`), `.duplicateContactID`, or
-    ///   `.unreadableFile`; nothing is written.
+    ///   `cards.vcf card 2 (line 9)`), `.contactExists` for the first
+    ///   taken id when `existing` is `.fail`, or `.unreadableFile`;
+    ///   nothing is written.
     @discardableResult
     public func importContacts(
         from inputs: [ImportInput], intoBook book: String? = nil, skippingInvalid: Bool = false,
-        progress: ImportProgress? = nil
+        existing: ExistingContacts = .fail, progress: ImportProgress? = nil
     ) throws -> ImportReport {
         var pipelineEnded = 0.0
-        // The import only adds: each child row follows the contact whose
-        // key it takes.
-        var report = try writeAdding { db in
-            defer { pipelineEnded = PhaseClock.now() }
-            return try ImportPipeline(inputs: inputs, book: try BookRecords.existingID(named: book, db),
-                                      skippingInvalid: skippingInvalid, progress: progress, workers: workers).run(db)
+        // Each child row follows the contact whose key it takes; a contact
+        // replaced has its children deleted by the writer, not by a cascade.
+        var report: ImportReport
+        do {
+            report = try writeAdding { db in
+                defer { pipelineEnded = PhaseClock.now() }
+                return try ImportPipeline(
+                    inputs: inputs, book: try BookRecords.existingID(named: book, db), skippingInvalid: skippingInvalid,
+                    existing: existing, progress: progress, workers: workers
+                ).run(db)
+            }
+        } catch let ContactsDBError.duplicateContactID(field, id) {
+            throw ContactsDBError.contactExists(field: field, id: id)
         }
         report.phases.commit = PhaseClock.now() - pipelineEnded
         return report

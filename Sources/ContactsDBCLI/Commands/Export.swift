@@ -6,16 +6,20 @@ extension ContactsDBCommand {
     struct Export: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "export",
-            abstract: "Write every contact as JSON (the import format plus derived fields), vCard or CSV.",
+            abstract: "Write every contact, or those chosen, as JSON (the import format plus derived fields), vCard or CSV.",
             discussion: """
                 JSON and vCard import again with every field: `contactsdb export > all.json` then \
                 `contactsdb import all.json`. --directory writes one .vcf file per contact, as address \
-                books that keep a folder of cards (khard, vdirsyncer) expect.
+                books that keep a folder of cards (khard, vdirsyncer) expect. The filters of `query` and \
+                --id choose the contacts written: `contactsdb export --group Family --format vcard`, \
+                `contactsdb export --id ID --format vcard`.
                 """)
 
         enum Format: String, ExpressibleByArgument, CaseIterable { case json, ndjson, vcard, csv }
 
         @OptionGroup var database: DatabaseOptions
+        @OptionGroup(title: "Choosing contacts") var filters: QueryOptions
+        @Option(name: .customLong("id"), help: "Only the contact of this id; repeat for several.") var ids: [String] = []
         @Option(help: "Output format.") var format: Format = .json
         @Option(help: "vCard version to write.") var vcardVersion: VCardVersionArgument = .v4
         @Option(help: ArgumentHelp("Write one .vcf file per contact into this directory (with --format vcard).",
@@ -25,7 +29,6 @@ extension ContactsDBCommand {
             "How groups are written in vCard: as each member's CATEGORIES, or as group cards after the contacts.",
             valueName: "categories|cards"))
         var groups: GroupConvention = .categories
-        @OptionGroup var books: BookFilterOption
 
         enum VCardVersionArgument: String, ExpressibleByArgument, CaseIterable {
             case v3 = "3.0", v4 = "4.0"
@@ -38,14 +41,15 @@ extension ContactsDBCommand {
         }
 
         func run() throws {
+            let (query, only) = (try filters.makeQuery(), ids.isEmpty ? nil : ids)
             let store = try database.openStore()
             if let directory {
-                try store.exportCards(to: directory, version: vcardVersion.version, groups: groups, inBooks: books.books)
+                try store.exportCards(to: directory, version: vcardVersion.version, groups: groups, matching: query, only: only)
                 return
             }
             // Each page is checked: a reader that went away stops the export.
             let contacts = { (body: (Contact) throws -> Void) in
-                try store.forEachContact(inBooks: books.books) { contact in
+                try store.forEachContact(matching: query, only: only) { contact in
                     try body(contact)
                     try StandardOutput.check()
                 }
@@ -60,7 +64,7 @@ extension ContactsDBCommand {
             case .vcard:
                 let version = vcardVersion.version, categories = groups == .categories
                 try contacts { print($0.vCard(version: version, categories: categories), terminator: "") }
-                if !categories { try store.groupCards(version: version, inBooks: books.books).forEach { print($0, terminator: "") } }
+                if !categories { try store.groupCards(version: version, inBooks: ContactStore.books(of: query)).forEach { print($0, terminator: "") } }
             case .csv:
                 let table = CSVTable(maxChildren: try store.maxChildCounts())
                 print(table.header, terminator: "")

@@ -9,14 +9,17 @@ extension ContactsDBCommand {
             abstract: "Add every contact of a JSON or vCard file (or a directory of .vcf files), all or nothing.",
             discussion: """
                 The format is read from the content: vCard 2.1, 3.0 and 4.0 (one or many cards a file), or \
-                the JSON format. Unlike `seed`, importing is not tracked: importing a file twice adds its \
-                contacts twice (and fails on ids given twice).
+                the JSON format. Unlike `seed`, importing is not tracked: a contact whose id is here already \
+                (a vCard's UID, a JSON contact's id) fails the import, unless --existing says to update or \
+                skip such contacts.
                 """)
 
         @OptionGroup var database: DatabaseOptions
         @Argument(help: "A JSON or vCard file, a directory of .vcf files, or - for stdin.") var file: String
         @Flag(help: "Skip records that cannot be read or break a rule (a vCard card, a JSON contact), and report them, instead of importing nothing.")
         var skipInvalid = false
+        @Option(help: "What becomes of a contact whose id is here already: fail the import, update it to the card as read (a contact equal to its card is not written), or skip it.")
+        var existing = ExistingContacts.fail
         @OptionGroup var book: BookOption
 
         func run() throws {
@@ -29,7 +32,8 @@ extension ContactsDBCommand {
         private func run(inputs: [ImportInput]) throws {
             let store = try database.openStore()
             let progress = Terminal.ProgressBar(label: "Importing")
-            let report = try store.importContacts(from: inputs, intoBook: book.book, skippingInvalid: skipInvalid, progress: progress.update)
+            let report = try store.importContacts(
+                from: inputs, intoBook: book.book, skippingInvalid: skipInvalid, existing: existing, progress: progress.update)
             progress.finish()
             for skipped in report.skipped { Terminal.printNotice("Skipped \(skipped)") }
             if !report.unusual.keptNothingUnusual {
@@ -43,8 +47,12 @@ extension ContactsDBCommand {
                 Terminal.printNotice("Kept as extra properties, written back on export: \(Self.counted(report.extraProperties)).")
             }
             let name = inputs.count == 1 ? InputFile.displayName(file) : "\(inputs.count) files"
+            // Where contacts may be here already, what became of each is counted, zeros written out.
+            let read = report.imported + report.updated + report.unchanged + report.skippedExisting
+            let settled = existing == .fail ? "" : ": \(report.imported) added, \(report.updated) updated, "
+                + "\(report.unchanged) unchanged, \(report.skippedExisting) skipped"
             let groups = report.groups == 0 ? "" : " and \(report.groups) group card\(report.groups == 1 ? "" : "s")"
-            print("Imported \(report.imported) contacts\(groups) from \(name)"
+            print("Imported \(existing == .fail ? report.imported : read) contacts\(groups) from \(name)" + settled
                   + (report.skipped.isEmpty ? "." : "; skipped \(report.skipped.count) record\(report.skipped.count == 1 ? "" : "s")."))
         }
 
@@ -71,3 +79,5 @@ extension ContactsDBCommand {
         }
     }
 }
+
+extension ExistingContacts: ExpressibleByArgument {}

@@ -3,22 +3,39 @@ import ContactsDB
 
 extension ContactsDBCommand {
     struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "show", abstract: "Show one contact with all its fields.")
+        static let configuration = CommandConfiguration(
+            commandName: "show", abstract: "Show one contact with all its fields, or its vCard.",
+            discussion: "`contactsdb show ID --format vcard > card.vcf` gives a card to send someone.")
+
+        /// The formats of ``OutputFormat`` and the contact's card.
+        enum Format: String, ExpressibleByArgument, CaseIterable {
+            case table, json, ndjson, csv, vcard
+        }
 
         @OptionGroup var database: DatabaseOptions
         @Argument(help: "The contact's id.") var id: String
-        @OptionGroup var output: OutputOptions
+        @Option(help: "Output format.") var format: Format = .table
+        @Option(help: "vCard version to write (with --format vcard; default 4.0).")
+        var vcardVersion: Export.VCardVersionArgument?
+
+        func validate() throws {
+            if vcardVersion != nil && format != .vcard {
+                throw ValidationError("Please use --vcard-version with --format vcard.")
+            }
+        }
 
         func run() throws {
             let store = try database.openStore()
             guard let contact = try store.contact(id: id) else {
                 throw ContactsDBError.contactsNotFound(ids: [id])
             }
-            if output.format == .table {
+            switch format {
+            case .table:
                 print(ContactPrinter.detail(contact, regions: try store.phoneRegions(), showingBook: try store.hasSeveralBooks()),
                       terminator: "")
-            } else {
-                ContactPrinter.print([contact], as: output.format, regions: try store.phoneRegions())
+            case .vcard: print(contact.vCard(version: (vcardVersion ?? .v4).version), terminator: "")
+            case .json, .ndjson, .csv:
+                ContactPrinter.print([contact], as: OutputFormat(rawValue: format.rawValue)!, regions: try store.phoneRegions())
             }
         }
     }
