@@ -33,13 +33,13 @@ import Testing
         return store
     }()
 
-    static func ids(_ filter: ContactQuery.Filter) throws -> Set<String> {
+    static func ids(_ filter: ContactFilter) throws -> Set<String> {
         Set(try store.contacts(matching: ContactQuery().filter(filter)).map(\.id))
     }
 
     @Test(arguments: [
-        ("ㅎㄱㄷ", ["hong"]), ("ㄱㄷ", ["hong"]), ("ㅎ", ["hong"]), ("ㄱㅁ", ["kim"]), ("ㅁㅈ", ["kim"]),
-        ("ㄱ", ["kim", "hong"]), ("ㅎㄷ", []), ("ㄲ", []),
+        ("ㅎㄱㄷ", ["hong"]), ("ㄱㄷ", ["hong"]), ("ㄱㅁ", ["kim"]), ("ㅁㅈ", ["kim"]),
+        ("ㄱ", ["kim", "hong"]), ("ㅎ", ["hong", "choi"]), ("ㅎㄷ", []), ("ㄲ", []),
         ("ivanov", ["ivanov"]), ("ivan", ["ivanov", "ivan"]), ("olga", ["olga"]), ("sokol", ["olga"]),
         ("minji", ["kim"]), ("gildong", ["hong"]), ("tanaka", ["tanaka"]), ("zhang", ["zhang"]),
         ("kim", ["kim"]), ("gim", ["kim"]), ("lee", ["lee"]), ("park", ["park"]), ("choi", ["choi"]),
@@ -73,10 +73,11 @@ import Testing
     /// No export carries a key: the Latin `gildong` and the consonants
     /// `ㅎㄱㄷ` appear in neither JSON nor vCard.
     @Test func noExportCarriesAKey() throws {
-        let hong = try #require(Self.store.contact(id: "hong"))
-        let json = ContactJSON.text(hong.draft, derivedFrom: hong)
-        for text in [json, hong.vCard(version: .v3), hong.vCard(version: .v4)] {
-            #expect(!text.contains("gildong") && !text.contains("ㅎㄱㄷ") && !text.contains("hong\""), "\(text)")
+        let hong = try #require(try Self.store.contact(id: "hong"))
+        for text in [hong.jsonText, hong.vCard(version: .v3), hong.vCard(version: .v4)] {
+            // The consonants as typed and as stored (conjoining jamo).
+            let keys = ["gildong", "ㅎㄱㄷ", "ㅎㄱㄷ".decomposedStringWithCompatibilityMapping]
+            #expect(text.contains("길동") && !keys.contains(where: text.contains), "\(text)")
         }
     }
 
@@ -84,11 +85,12 @@ import Testing
     /// their contacts through `nameWord` or the search index, reading no
     /// table of contacts whole.
     @Test func keyQueriesReadTheIndexesNotTheContacts() throws {
-        for filter in [ContactQuery.Filter.namePrefix("ㄱㅁ"), .namePrefix("иван"), .text("ㄱㅁ"), .text("иван")] {
+        for filter in [ContactFilter.namePrefix("ㄱㅁ"), .namePrefix("иван"), .text("ㄱㅁ"), .text("иван")] {
             let statement = ContactQuery().filter(filter).page(limit: 50).selectStatement(columns: "contact.id")
             let plan = try Self.store.read { db in try QueryPlanner.explain(statement.sql, statement.arguments, db) }
             let text = plan.joined(separator: "\n")
-            #expect(!plan.contains { $0.contains("SCAN contact") && !$0.contains("USING INDEX") }, "\(filter): \(text)")
+            let scans = plan.map { $0.trimmingCharacters(in: .whitespaces) }.filter { $0 == "SCAN contact" || $0.hasPrefix("SCAN contact ") }
+            #expect(scans.allSatisfy { $0.contains("USING INDEX") || $0.contains("USING COVERING INDEX") }, "\(filter): \(text)")
             #expect(text.contains("nameWord") || text.contains("contactSearch"), "\(filter): \(text)")
         }
     }
@@ -120,11 +122,11 @@ import Testing
     // MARK: - Against brute force
 
     /// 5,000 random names in Hangul, Cyrillic, Han with kana readings and
-    /// Latin (some the transliterations of Cyrillic ones); every prefix of
+    /// Latin (some the transliterations of Cyrillic ones); the prefixes of
     /// 1–4 initial consonants and of 2–6 letters of each Latin key, and
-    /// Cyrillic prefixes; `--name` and `--text` find exactly the contacts
-    /// a brute force over every contact's words and ICU's
-    /// transliterations finds.
+    /// Cyrillic prefixes, of which a sample is asked; `--name` and `--text`
+    /// find exactly the contacts a brute force over every contact's words
+    /// and ICU's transliterations finds.
     @Test func nameAndTextMatchBruteForceWithICUAsTheOracle() throws {
         var random = SplitMix64(seed: 48)
         let drafts = (0..<5_000).map { RandomNames.draft(number: $0, &random) }
@@ -149,8 +151,12 @@ import Testing
             for word in Oracle.nameWords(draft) + folded { Oracle.addPrefixes(of: word, for: id, to: &nameIndex) }
             for word in Oracle.textWords(draft) + folded { Oracle.addPrefixes(of: word, for: id, to: &textIndex) }
         }
+        // Some 22,000 queries: all of them take 27 s of processor time in a
+        // debug build, so a random sample, the same each run.
+        var sample = Array(queries.sorted())
+        sample.shuffle(using: &random)
         var checked = 0
-        for query in queries.sorted() {
+        for query in sample.prefix(Self.sampledQueries) {
             let folded = Collation.fold(query)
             let latin = Oracle.cyrillicQueryLatin(folded)
             let expectedByName = nameIndex[folded, default: []].union(latin.map { nameIndex[$0, default: []] } ?? [])
@@ -161,8 +167,10 @@ import Testing
             #expect(byText == expectedByText, "--text \(query)")
             checked += 1
         }
-        #expect(checked > 1_000)
+        #expect(checked == Self.sampledQueries && queries.count > 20_000)
     }
+
+    static let sampledQueries = 8_000
 }
 
 /// The reference: each script's words put through ICU's own transforms,
