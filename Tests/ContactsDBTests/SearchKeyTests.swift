@@ -147,7 +147,7 @@ import Testing
                 for length in 2...min(6, latin.count) { queries.insert(String(latin.prefix(length))) }
             }
             for word in keys.cyrillic where word.count >= 2 { queries.insert(String(word.prefix(3))) }
-            let folded = (keys.initials + keys.latin + keys.family).map(Collation.fold)
+            let folded = Oracle.foldedKeys(draft)
             for word in Oracle.nameWords(draft) + folded { Oracle.addPrefixes(of: word, for: id, to: &nameIndex) }
             for word in Oracle.textWords(draft) + folded { Oracle.addPrefixes(of: word, for: id, to: &textIndex) }
         }
@@ -200,6 +200,12 @@ enum Oracle {
             keys.family += KoreanFamilyNames.spellings[family] ?? []
         }
         return keys
+    }
+
+    /// Every key, folded as the name words are.
+    static func foldedKeys(_ draft: ContactDraft) -> [String] {
+        let keys = keys(draft)
+        return (keys.initials + keys.latin + keys.family).map(Collation.fold)
     }
 
     /// The leading Hangul syllables' initial consonants: each syllable's
