@@ -129,8 +129,10 @@ let package = Package(
         .target(name: "ContactsDBTestSupport", path: "Tests/ContactsDBTestSupport"),
         .testTarget(
             name: "ContactsDBTests",
-            // CVips names the formats of the photo tests' sample images.
-            dependencies: ["ContactsDB", "ContactsDBSync", "ContactsDBSynthetic", "ContactsDBFuzzing", "ContactsDBTestSupport", "CVips"]
+            // CVips names the formats of the photo tests' sample images; ICU
+            // itself is the oracle of the search keys' property test.
+            dependencies: ["ContactsDB", "ContactsDBSync", "ContactsDBSynthetic", "ContactsDBFuzzing", "ContactsDBTestSupport", "CVips",
+                           "CICU"]
         ),
         .testTarget(
             name: "ContactsDBCLITests",

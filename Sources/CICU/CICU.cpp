@@ -3,16 +3,19 @@
 #include <unicode/alphaindex.h>
 #include <unicode/coll.h>
 #include <unicode/locid.h>
+#include <unicode/translit.h>
 #include <unicode/uversion.h>
 
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <map>
 #include <string>
 
 using icu::AlphabeticIndex;
 using icu::Collator;
 using icu::Locale;
+using icu::Transliterator;
 using icu::UnicodeString;
 
 namespace {
@@ -100,4 +103,24 @@ int32_t cicu_bucket_label(int32_t bucket, char *label, int32_t capacity) {
     found->getLabel().toUTF8String(utf8);
     snprintf(label, capacity, "%s", utf8.c_str());
     return found->getLabelType() == U_ALPHAINDEX_NORMAL;
+}
+
+int32_t cicu_transliterate(const char *id, const uint16_t *text, int32_t length, uint16_t *result, int32_t capacity) {
+    // Built on a thread's first use of an id (building Any-Latin takes
+    // milliseconds), then kept for the thread's life.
+    thread_local std::map<std::string, std::unique_ptr<Transliterator>> byId;
+    auto found = byId.find(id);
+    if (found == byId.end()) {
+        UErrorCode status = U_ZERO_ERROR;
+        std::unique_ptr<Transliterator> made(
+            Transliterator::createInstance(UnicodeString(id, -1, US_INV), UTRANS_FORWARD, status));
+        if (U_FAILURE(status)) made.reset();
+        found = byId.emplace(id, std::move(made)).first;
+    }
+    if (!found->second) return -1;
+    UnicodeString string = makeString(text, length);
+    found->second->transliterate(string);
+    UErrorCode status = U_ZERO_ERROR;
+    int32_t size = string.extract(reinterpret_cast<char16_t *>(result), capacity, status);
+    return status == U_BUFFER_OVERFLOW_ERROR || U_SUCCESS(status) ? size : -1;
 }

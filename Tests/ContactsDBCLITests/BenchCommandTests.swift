@@ -21,6 +21,6 @@ import Testing
         #expect(twin.values.allSatisfy { $0 >= 0 })
         #expect(twin["rows", default: 0] > 0 && twin["together", default: 0] > 0)
         let queries = try #require(report["queries"] as? [[String: Any]])
-        #expect(queries.map { $0["query"] as? String } == (1...12).map { "Q\($0)" })
+        #expect(queries.map { $0["query"] as? String } == (1...14).map { "Q\($0)" })
     }
 }

@@ -69,6 +69,42 @@ import Testing
         #expect(try ids(db, ["--text", "petrov"]) == ["seed-ivan-petrov"])
     }
 
+    /// SPEC §Search as people type, across processes: a contact written by
+    /// one process is found by its initial consonants and transliteration
+    /// in the next, through the indexes; `reindex` derives the keys again,
+    /// and no export carries them.
+    @Test func namesAreFoundAsPeopleTypeThemInOtherScripts() throws {
+        let db = try cli.makeDatabase(in: directory)
+        let added = try cli.run(db: db, ["add", "--first-name", "Ivan", "--last-name", "Smith"])
+        #expect(added.exitCode == 0, "\(added.stderr)")
+        let smith = added.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        for _ in 0..<2 {
+            for (filter, query, expected) in [
+                ("--name", "ㅎㄱㄷ", ["seed-hong-gildong"]), ("--text", "ㄱㄷ", ["seed-hong-gildong"]),
+                ("--name", "ㄱㅁ", ["seed-kim-minji"]), ("--name", "kim", ["seed-kim-minji"]),
+                ("--name", "minji", ["seed-kim-minji"]), ("--name", "petrov", ["seed-ivan-petrov"]),
+                ("--name", "иван", [smith, "seed-ivan-petrov", "seed-olga-ivanova"]), ("--text", "smith иван", [smith]),
+            ] {
+                #expect(Set(try ids(db, [filter, query])) == Set(expected), "\(filter) \(query)")
+            }
+            #expect(try ids(db, ["--name", "ㄱㅁ", "--has", "telegram"]).isEmpty)
+            #expect(try cli.run(db: db, ["reindex"]).exitCode == 0)
+        }
+        for query in ["ㄱㅁ", "иван"] {
+            let explain = try cli.run(db: db, ["query", "--name", query, "--explain"])
+            #expect(explain.exitCode == 0 && explain.stdout.contains("nameWord"), "\(explain.stdout)")
+            #expect(!explain.stdout.contains("SCAN contact\n") && !explain.stdout.contains("SCAN contact "), "\(explain.stdout)")
+        }
+        for format in ["json", "vcard"] {
+            let export = try cli.run(db: db, ["export", "--format", format])
+            // The consonants as typed and as stored (conjoining jamo).
+            let keys = ["ㅎㄱㄷ", "ㄱㅁㅈ", "ㅎㄱㄷ".decomposedStringWithCompatibilityMapping]
+            #expect(export.exitCode == 0 && export.stdout.contains("홍") && !keys.contains(where: export.stdout.contains),
+                    "\(format)")
+        }
+        #expect(try cli.run(db: db, ["doctor"]).exitCode == 0)
+    }
+
     @Test func aTextOfNoWordsIsRefused() throws {
         let db = try cli.makeDatabase(in: directory)
         let result = try cli.run(db: db, ["query", "--text", "@ -- !"])

@@ -282,9 +282,15 @@ struct ReferenceModel {
                 }
             }
         case .namePrefix(let text):
+            // With the search keys (SearchKeyTests checks them against ICU).
             let words = [draft.firstName, draft.lastName, draft.company].compactMap { $0 }
                 .flatMap { $0.split(whereSeparator: { $0 == " " || $0 == "-" }) }.map { fold(String($0)) }
-            return fold(text).split(separator: " ").allSatisfy { prefix in words.contains { $0.hasPrefix(prefix) } }
+                + Oracle.foldedKeys(draft)
+            return fold(text).split(separator: " ").allSatisfy { prefix in
+                ([String(prefix)] + (Oracle.cyrillicQueryLatin(String(prefix)).map { [$0] } ?? [])).contains { wanted in
+                    !wanted.isEmpty && words.contains { $0.hasPrefix(wanted) }
+                }
+            }
         case .phone(let text):
             // The digits typed, or the E.164 digits of a valid number.
             let number = PhoneNumber(text, regions: .default)
@@ -311,9 +317,10 @@ struct ReferenceModel {
             // Every draft here is in the one book; books are checked in BookQueryTests.
             return true
         case .text(let text):
-            let held = Set(Self.searchTexts(draft).flatMap(Self.words))
+            let held = Set(Self.searchTexts(draft).flatMap(Self.words) + Oracle.foldedKeys(draft))
             return Self.words(text).allSatisfy { wanted in
-                held.contains { $0.hasPrefix(wanted) }
+                let forms = [wanted] + (Oracle.cyrillicQueryLatin(wanted).map { [$0] } ?? [])
+                return forms.contains { form in !form.isEmpty && held.contains { $0.hasPrefix(form) } }
                     || (wanted.count >= 3 && wanted.allSatisfy { $0.isASCII && $0.isNumber } && matches(draft, .phone(wanted)))
             }
         }

@@ -2,7 +2,8 @@
 #define CICU_H
 
 // A small C face on the parts of ICU (Debian's libicu-dev) that contactsdb
-// uses: the root collator at primary strength, and an alphabetic index.
+// uses: the root collator at primary strength, an alphabetic index, and
+// transliteration.
 // Strings are UTF-16; results are written into caller-provided buffers.
 
 #include <stdint.h>
@@ -33,6 +34,13 @@ int32_t cicu_bucket_of(const uint16_t *text, int32_t length);
 /// A bucket's label as UTF-8 into `label`; returns whether it is a normal
 /// (letter) bucket rather than underflow, inflow or overflow.
 int32_t cicu_bucket_label(int32_t bucket, char *label, int32_t capacity);
+
+/// Transliterates `text` by the ICU transform `id` (for example
+/// "Any-Latin; Latin-ASCII") into `result` and returns the result's length
+/// in UTF-16 units. When it exceeds `capacity`, call again with a larger
+/// buffer. Returns -1 when ICU has no such transform. Each thread builds
+/// its own transliterator per id, once (ICU's are not shared safely).
+int32_t cicu_transliterate(const char *id, const uint16_t *text, int32_t length, uint16_t *result, int32_t capacity);
 
 #ifdef __cplusplus
 }

@@ -12,12 +12,14 @@ package struct DerivedFields: Sendable {
     package var companyKey: Data?
     package var companyFolded: String?
     package var attributes: ContactAttributes
-    /// The distinct folded words of the names, for the name-prefix filter.
+    /// The distinct folded words of the names, then their search keys
+    /// (``SearchKeys``), for the name-prefix filter.
     package var nameWords: [Data]
     /// The same words, each after one space (`contact.nameWords`).
     package var nameWordsText: String
-    /// The distinct folded words of every text the contact holds, each
-    /// after one space (`contact.searchWords`, indexed for `--text`).
+    /// The distinct folded words of every text the contact holds, then the
+    /// names' search keys, each after one space (`contact.searchWords`,
+    /// indexed for `--text`).
     package var searchWords: String
     /// Per phone, its lookup form (E.164, or the digits), and the form an
     /// address book shows where it has an E.164 form.
@@ -34,7 +36,7 @@ package struct DerivedFields: Sendable {
 
     /// The version of the rules below: stored with the keys, which are
     /// recomputed on open when it differs.
-    package static let version = Collation.version + "; phones by libphonenumber; search words; birthday attribute; phone display"
+    package static let version = Collation.version + "; phones by libphonenumber; search words; birthday attribute; phone display; search keys"
 
     /// The card's formatted name as stored: nil where it says what the
     /// display name derived from the other fields says (the company of an
@@ -87,9 +89,11 @@ package struct DerivedFields: Sendable {
         for word in names.map(Collation.fold).flatMap(Text.words).map(String.init) where !words.contains(word) {
             words.append(word)
         }
+        let keys = SearchKeys.keys(draft)
+        for key in keys where !words.contains(key) { words.append(key) }
         nameWords = words.map { Data($0.utf8) }
         nameWordsText = words.map { " " + $0 }.joined()
-        searchWords = Self.searchWords(draft)
+        searchWords = Self.searchWords(draft, keys: keys)
         let phones = draft.phones.map { PhoneNumber($0.value, regions: regions, displaying: true) }
         phonesNormalized = phones.map(\.normalized)
         phonesDisplayed = phones.map(\.display)
@@ -114,10 +118,10 @@ package struct DerivedFields: Sendable {
     }
 
     /// The texts `--text` searches (SPEC §Search and dates), folded and cut
-    /// into words once each. Read directly rather than through the
+    /// into words once each, then the search keys. Read directly rather than through the
     /// registry's key paths: each key path read copies the whole details,
     /// which made this a fifth dearer in every import.
-    private static func searchWords(_ draft: ContactDraft) -> String {
+    private static func searchWords(_ draft: ContactDraft, keys: [String]) -> String {
         // A contact holds a few dozen words: a look along them costs less
         // than hashing each into a set, which takes over past that (a note
         // may hold thousands).
@@ -152,6 +156,7 @@ package struct DerivedFields: Sendable {
             add(profile.url)
         }
         for relation in details.relations { add(relation.name) }
+        for key in keys { add(key) }
         return words.isEmpty ? "" : " " + words.joined(separator: " ")
     }
 

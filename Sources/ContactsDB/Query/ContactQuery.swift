@@ -57,7 +57,11 @@ public enum ContactFilter: Hashable, Sendable {
     /// The contact has every one of these attributes.
     case has(ContactAttributes)
     /// Every word of the text is a prefix of a word of the first name, last
-    /// name or company, ignoring case and accents (Ё = Е, É = E, Й ≠ И).
+    /// name or company, ignoring case and accents (Ё = Е, É = E, Й ≠ И),
+    /// or of a search key of the names: their Latin transliteration
+    /// (`ivan` finds Иван, `kim` 김) or Hangul initial consonants (`ㅎㄱㄷ`
+    /// finds 홍길동). A Cyrillic word also looks for its transliteration
+    /// (SPEC §Search as people type).
     case namePrefix(String)
     /// The number's digits occur in one of the contact's normalized phone
     /// numbers; the text is normalized like a stored number first.
@@ -65,8 +69,9 @@ public enum ContactFilter: Hashable, Sendable {
     /// Every word of the text is a prefix of a word of any text the contact
     /// holds (names, nickname, company, department, title, emails,
     /// addresses, note, URLs, messenger handles, social profiles,
-    /// relations), compared as `namePrefix` compares; a word of three or
-    /// more digits also matches phone digits as `phone` does.
+    /// relations) or of the names' search keys, compared as `namePrefix`
+    /// compares; a word of three or more digits also matches phone digits
+    /// as `phone` does.
     case text(String)
     /// Case- and accent-insensitive "contains" on one field.
     case emailContains(String)

@@ -16,9 +16,18 @@ struct QueryPlan: Hashable {
 }
 
 extension ContactQuery {
-    /// The folded keys of a name-prefix filter, one per word.
-    static func namePrefixKeys(_ text: String) -> [Data] {
-        Text.words(Collation.fold(text)).map { Data($0.utf8) }
+    /// The folded keys of a name-prefix filter: per word, the word and the
+    /// Latin forms it is also looked for by (``SearchKeys/queryAlternatives(_:)``).
+    static func namePrefixKeys(_ text: String) -> [[Data]] {
+        Text.words(Collation.fold(text)).map { word in
+            ([String(word)] + SearchKeys.queryAlternatives(String(word))).map { Data($0.utf8) }
+        }
+    }
+
+    /// The words of a text filter, each with the Latin forms it is also
+    /// looked for by.
+    static func textWords(_ text: String) -> [[String]] {
+        Text.searchWords(text).map { [$0] + SearchKeys.queryAlternatives($0) }
     }
 
     /// An FTS5 query for the words that start with `word`, or for `word`
@@ -52,32 +61,41 @@ extension ContactQuery {
             case .has(let attributes):
                 add("contact.attributes & ? = ?", [attributes.rawValue, attributes.rawValue])
             case .namePrefix(let text):
-                for key in Self.namePrefixKeys(text) {
-                    if plan.scannedNamePrefixes.contains(key) {
+                // A word's keys are alternatives: any of them may begin a word.
+                for keys in Self.namePrefixKeys(text) {
+                    if keys.contains(where: plan.scannedNamePrefixes.contains) {
                         // Each word follows a space in `nameWords`.
-                        add("instr(contact.nameWords, ?) > 0", [" " + String(decoding: key, as: UTF8.self)])
+                        let checks = keys.map { _ in "instr(contact.nameWords, ?) > 0" }
+                        add(checks.count == 1 ? checks[0] : "(" + checks.joined(separator: " OR ") + ")",
+                            keys.map { " " + String(decoding: $0, as: UTF8.self) })
                     } else {
                         // UTF-8 never holds 0xFF, so key‖FF bounds every word
                         // that starts with key.
-                        add("contact.pk IN (SELECT contactPk FROM nameWord WHERE word >= ? AND word < ?)",
-                            [key, key + [0xFF]])
+                        let ranges = keys.map { _ in "SELECT contactPk FROM nameWord WHERE word >= ? AND word < ?" }
+                        add("contact.pk IN (" + ranges.joined(separator: " UNION ") + ")",
+                            keys.flatMap { [$0, $0 + [0xFF]] })
                     }
                 }
             case .phone(let text):
                 let (condition, values) = Self.phoneCondition(Self.phoneDigits(text, regions: plan.regions))
                 add(condition, values)
             case .text(let text):
-                for word in Text.searchWords(text) {
-                    let inText = plan.scannedTextWords.contains(word)
+                for words in Self.textWords(text) {
+                    let word = words[0]
+                    var inText: (sql: String, values: [(any DatabaseValueConvertible)?])
+                    if words.contains(where: plan.scannedTextWords.contains) {
                         // Each word follows a space in `searchWords`.
-                        ? ("instr(contact.searchWords, ?) > 0", " " + word)
-                        : ("contact.pk IN (SELECT rowid FROM contactSearch WHERE contactSearch MATCH ?)", Self.textMatch(word))
+                        inText = (words.map { _ in "instr(contact.searchWords, ?) > 0" }.joined(separator: " OR "),
+                                  words.map { " " + $0 })
+                    } else {
+                        inText = ("contact.pk IN (SELECT rowid FROM contactSearch WHERE contactSearch MATCH ?)",
+                                  [words.map { Self.textMatch($0) }.joined(separator: " OR ")])
+                    }
                     if Self.searchesPhones(word) {
                         let phones = Self.phoneCondition(Self.phoneDigits(word, regions: plan.regions))
-                        add("(\(inText.0) OR \(phones.sql))", [inText.1] + phones.values)
-                    } else {
-                        add(inText.0, [inText.1])
+                        inText = (inText.sql + " OR " + phones.sql, inText.values + phones.values)
                     }
+                    add(words.count > 1 || Self.searchesPhones(word) ? "(" + inText.sql + ")" : inText.sql, inText.values)
                 }
             case .emailContains(let text):
                 add("contact.pk IN (SELECT contactPk FROM email WHERE instr(valueFolded, ?) > 0)",
@@ -275,11 +293,11 @@ enum QueryPlanner {
         guard let limit = query.limit else { return plan }  // every match is needed anyway
         let prefixes = query.filters.flatMap { filter -> [Data] in
             guard case .namePrefix(let text) = filter else { return [] }
-            return ContactQuery.namePrefixKeys(text)
+            return ContactQuery.namePrefixKeys(text).flatMap { $0 }
         }
         let words = query.filters.flatMap { filter -> [String] in
             guard case .text(let text) = filter else { return [] }
-            return Text.searchWords(text)
+            return ContactQuery.textWords(text).flatMap { $0 }
         }
         guard !prefixes.isEmpty || !words.isEmpty else { return plan }
         // Scanning the order reads about (page × contacts / matches) entries,

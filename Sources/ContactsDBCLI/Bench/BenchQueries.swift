@@ -48,6 +48,15 @@ enum BenchQueries {
     /// A word of the synthetic notes, in a third of them.
     static let commonWord = "call"
 
+    /// Initial consonants (ㄱ…: 김, 강, 권; ㅁ: 민준), which find a few
+    /// Hangul names, and the folded key they are stored as: the conjoining
+    /// jamo that stand for the compatibility ones (NFKD).
+    static let initialConsonants = "ㄱㅁ"
+    static let initialConsonantsKey = initialConsonants.decomposedStringWithCompatibilityMapping
+    /// A Latin word that finds Cyrillic names (Иванов, Иванова) by their
+    /// transliteration.
+    static let transliterated = "ivanov"
+
     static func make(store: ContactStore, raw: RawSQLite, phone: PhoneProbes, rareWord: String) throws -> [BenchQuery] {
         let page = ContactQuery().page(limit: 50)
         let q2 = ContactQuery().filter(.has([.phone, .email])).sorted(by: .lastName).page(limit: 50)
@@ -58,6 +67,8 @@ enum BenchQueries {
         let q7 = ContactQuery().filter(.phone(phone.middleDigits)).page(limit: 50)
         let q11 = ContactQuery().filter(.text(commonWord)).page(limit: 50)
         let q12 = ContactQuery().filter(.text(rareWord)).page(limit: 50)
+        let q13 = ContactQuery().filter(.namePrefix(initialConsonants)).page(limit: 50)
+        let q14 = ContactQuery().filter(.namePrefix(transliterated)).page(limit: 50)
 
         let contacts = { (query: ContactQuery, children: Bool) in
             { try store.contacts(matching: query, includingChildren: children).count }
@@ -89,6 +100,10 @@ enum BenchQueries {
                        engine: contacts(q11, false), raw: { sql.commonText(commonWord) }),
             BenchQuery(name: "Q12", title: "text \"\(rareWord)\" (a rare word), 50",
                        engine: contacts(q12, false), raw: { sql.rareText(rareWord) }),
+            BenchQuery(name: "Q13", title: "name \"\(initialConsonants)\" (initial consonants), 50",
+                       engine: contacts(q13, false), raw: { sql.namePrefix(initialConsonantsKey) }),
+            BenchQuery(name: "Q14", title: "name \"\(transliterated)\" (Cyrillic names by transliteration), 50",
+                       engine: contacts(q14, false), raw: { sql.namePrefix(transliterated) }),
         ]
     }
 }
@@ -97,7 +112,7 @@ enum BenchQueries {
 struct RawQueries {
     let raw: RawSQLite
     private let pageStatement, phoneAndEmailStatement, fourAttributesStatement, countStatement: RawSQLite.Statement
-    private let nameStatement, phoneStatement, sectionsStatement: RawSQLite.Statement
+    private let nameStatement, rareNameStatement, phoneStatement, sectionsStatement: RawSQLite.Statement
     /// For one number, and for two.
     private let wholePhoneStatements: [RawSQLite.Statement]
     private let childStatements: [RawSQLite.Statement]
@@ -120,6 +135,7 @@ struct RawQueries {
         fourAttributesStatement = try raw.prepare(BenchmarkSQL.fourAttributesByFirstNameDescending)
         countStatement = try raw.prepare(BenchmarkSQL.fourAttributesCount)
         nameStatement = try raw.prepare(BenchmarkSQL.namePrefix)
+        rareNameStatement = try raw.prepare(BenchmarkSQL.rareNamePrefix)
         phoneStatement = try raw.prepare(BenchmarkSQL.phoneDigits)
         wholePhoneStatements = try [1, 2].map { try raw.prepare(BenchmarkSQL.wholePhone(numbers: $0)) }
         sectionsStatement = try raw.prepare(BenchmarkSQL.sections)
@@ -166,14 +182,17 @@ struct RawQueries {
         Int((50 * Double(contactCountStatement.firstInt()) * entryCost).squareRoot())
     }
 
-    func namePrefix(_ prefix: String) -> Int { reading { namePrefixRead(prefix) } }
+    /// `key`: the prefix as the index holds it (folded).
+    func namePrefix(_ key: String) -> Int { reading { namePrefixRead(key) } }
 
-    /// A common prefix's page, read from the order; the bench's prefix is
-    /// one, so the twin of the sorting plan is not written.
+    /// A common prefix's page, read from the order; a rare one's, sorted
+    /// from its matches.
     private func namePrefixRead(_ prefix: String) -> Int {
-        let key = Data(prefix.lowercased().utf8)
-        guard isCommon(nameCountStatement, [key, key + [0xFF]], beyond: threshold(entryCost: 1.0 / 16)) else { return 0 }
-        return readContacts(nameStatement, [" " + prefix.lowercased()]).count
+        let key = Data(prefix.utf8)
+        guard isCommon(nameCountStatement, [key, key + [0xFF]], beyond: threshold(entryCost: 1.0 / 16)) else {
+            return readContacts(rareNameStatement, [key, key + [0xFF]]).count
+        }
+        return readContacts(nameStatement, [" " + prefix]).count
     }
 
     func commonText(_ word: String) -> Int { readContacts(commonTextStatement, [" " + word]).count }

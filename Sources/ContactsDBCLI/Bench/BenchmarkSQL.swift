@@ -28,6 +28,12 @@ enum BenchmarkSQL {
         "SELECT sum(count) FROM attributeCount WHERE attributes & \(fourAttributes) = \(fourAttributes)"
     /// Binds a space and the folded prefix.
     static let namePrefix = "SELECT \(contactColumns) FROM contact WHERE instr(nameWords, ?) > 0 \(defaultOrder)"
+    /// A rare name prefix: its few contacts found in `nameWord`, then
+    /// sorted. Binds the folded prefix and it followed by 0xFF.
+    static let rareNamePrefix = """
+        SELECT \(contactColumns) FROM contact
+        WHERE pk IN (SELECT contactPk FROM nameWord WHERE word >= ? AND word < ?) \(defaultOrder)
+        """
     /// The matches of a name prefix, counted up to a limit: binds the
     /// folded prefix, it followed by 0xFF, and the limit.
     static let namePrefixCount = "SELECT count(*) FROM (SELECT 1 FROM nameWord WHERE word >= ? AND word < ? LIMIT ?)"

@@ -9,7 +9,7 @@ struct QueryOptions: ParsableArguments {
 
     @Option(help: "Only contacts that have this; repeat to require several.")
     var has: [Attribute] = []
-    @Option(help: "A prefix of any word of the first name, last name or company (case and accents ignored).")
+    @Option(help: "A prefix of any word of the first name, last name or company (case and accents ignored), of its Latin transliteration (ivan finds Иван, kim 김), or Hangul initial consonants (ㅎㄱㄷ finds 홍길동).")
     var name: String?
     @Option(help: "A phone number, or at least 3 of its digits, written any way.")
     var phone: String?
