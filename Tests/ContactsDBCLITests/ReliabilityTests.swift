@@ -285,7 +285,7 @@ import Testing
             ("0015_group_cards", { db in try db.tableExists("groupPendingMember") }),
             ("0016_group_sync", { db in try db.tableExists("syncedGroup") }),
             ("0017_books", { db in try db.tableExists("book") }),
-            ("0019_merge_ids", { db in try db.tableExists("contactMergeSequence") }),
+            ("0018_merge_ids", { db in try db.tableExists("contactMergeSequence") }),
         ]
         var random = SplitMix64(seed: 13)
         var stops = Array(repeating: 0, count: upgrades.count + 1), killedAfterBackup = 0

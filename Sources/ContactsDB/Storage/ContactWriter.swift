@@ -197,8 +197,10 @@ package final class ContactWriter {
     ///   draft from the database.
     package func replace(pk: Int64, _ draft: ContactDraft, createdAt: Date, updatedAt: Date, keepingPhoto: Bool = false) throws {
         for statement in deleteChildren { try statement.execute(.int(Int(pk))) }
-        let derived = DerivedFields(draft, regions: regions, thumbnailing: !keepingPhoto)
+        var derived = DerivedFields(draft, regions: regions, thumbnailing: !keepingPhoto)
         if !keepingPhoto { try photos.write(pk: pk, draft.photo, derived.photo) }
+        // A rewrite that reads no photo keeps the one stored, and its bit.
+        else if try PhotoReader.exists(pk: pk, db) { derived.attributes.insert(.photo) }
         let contact = NewContact(draft: draft, derived: derived, path: "")
         var (created, updated) = (Timestamp.string(from: createdAt), Timestamp.string(from: updatedAt))
         // After the encoded row: createdAt, updatedAt and revision, then the key.

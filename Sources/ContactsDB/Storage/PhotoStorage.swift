@@ -30,6 +30,12 @@ final class PhotoWriter {
 
 /// Reads photos and thumbnails, one statement for any number of contacts.
 enum PhotoReader {
+    /// Whether the contact with this key has a photo, read without its bytes.
+    static func exists(pk: Int64, _ db: Database) throws -> Bool {
+        try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM contactPhoto WHERE contactPk = ?)"),
+                          arguments: [pk]) ?? false
+    }
+
     /// The originals of the contacts with these keys that have one.
     static func originals(pks: [Int64], _ db: Database) throws -> [Int64: ContactPhoto] {
         var result: [Int64: ContactPhoto] = [:]

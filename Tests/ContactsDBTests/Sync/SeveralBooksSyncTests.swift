@@ -19,6 +19,8 @@ import Testing
         store = try ContactStore.makeInMemory(options: options)
         try store.addRemote(Remote(name: "work", url: work.collection.absoluteString), transport: work)
         try store.addRemote(Remote(name: "home", url: home.collection.absoluteString), transport: home)
+        // The first remote's book became the default of the empty database; local is the default here.
+        try store.setDefaultBook(Book.firstName)
     }
 
     static func card(_ uid: String, _ first: String, _ last: String, note: String? = nil) -> String {
