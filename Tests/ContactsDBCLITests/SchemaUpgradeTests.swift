@@ -43,9 +43,12 @@ import Testing
         return sections
     }
 
-    func upgradedCopy() throws -> String {
+    func upgradedCopy() throws -> String { try Self.copy("schema-v1.sqlite", into: directory) }
+
+    /// A copy of a fixture database in `directory`, to upgrade.
+    static func copy(_ fixture: String, into directory: TemporaryDirectory) throws -> String {
         let db = directory.path("contacts.sqlite")
-        try FileManager.default.copyItem(atPath: Self.fixtures.appendingPathComponent("schema-v1.sqlite").path, toPath: db)
+        try FileManager.default.copyItem(atPath: fixtures.appendingPathComponent(fixture).path, toPath: db)
         return db
     }
 
@@ -134,12 +137,7 @@ import Testing
     let cli = CLIRunner()
     static let answers = SchemaUpgradeTests.recordedAnswers("schema-v5-answers.txt")
 
-    func upgradedCopy() throws -> String {
-        let db = directory.path("contacts.sqlite")
-        try FileManager.default.copyItem(
-            atPath: SchemaUpgradeTests.fixtures.appendingPathComponent("schema-v5.sqlite").path, toPath: db)
-        return db
-    }
+    func upgradedCopy() throws -> String { try SchemaUpgradeTests.copy("schema-v5.sqlite", into: directory) }
 
     @Test func aVersion5DatabaseMigratesInPlaceAndAnswersAsBefore() throws {
         let db = try upgradedCopy()
@@ -206,12 +204,7 @@ import Testing
     let cli = CLIRunner()
     static let answers = SchemaUpgradeTests.recordedAnswers("schema-0016-answers.txt")
 
-    func upgradedCopy() throws -> String {
-        let db = directory.path("contacts.sqlite")
-        try FileManager.default.copyItem(
-            atPath: SchemaUpgradeTests.fixtures.appendingPathComponent("schema-0016.sqlite").path, toPath: db)
-        return db
-    }
+    func upgradedCopy() throws -> String { try SchemaUpgradeTests.copy("schema-0016.sqlite", into: directory) }
 
     /// How many rows each table of the sync, groups, merges and photos holds.
     func rowCounts(_ db: String) throws -> [String: Int] {

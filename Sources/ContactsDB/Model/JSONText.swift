@@ -2,6 +2,11 @@ import Foundation
 
 /// JSON text for values written by hand.
 public enum JSONText {
+    /// A JSON array of strings on one line, as `json_each(?)` takes it.
+    package static func array(_ texts: [String]) -> String {
+        "[" + texts.map(quote).joined(separator: ",") + "]"
+    }
+
     /// A JSON string literal: quotes, backslashes and control characters
     /// escaped, everything else (UTF-8) as is.
     public static func quote(_ text: String) -> String {

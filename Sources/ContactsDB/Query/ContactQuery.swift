@@ -26,6 +26,15 @@ public struct ContactQuery: Hashable, Sendable {
         return copy
     }
 
+    /// The books its book filters name, nil when it has none.
+    public var bookNames: [String]? {
+        let named = filters.flatMap { filter -> [String] in
+            guard case .books(let names) = filter else { return [] }
+            return names
+        }
+        return named.isEmpty ? nil : named
+    }
+
     /// This query with its sort replaced.
     public func sorted(by key: ContactSort.Key, descending: Bool = false) -> ContactQuery {
         var copy = self

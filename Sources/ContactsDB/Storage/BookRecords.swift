@@ -78,11 +78,12 @@ package enum BookRecords {
         try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM contact WHERE bookId = ?"), arguments: [id]) ?? 0
     }
 
-    /// Deletes an empty book with its groups and whatever its syncs left.
+    /// Deletes an empty book with its groups, its remote and whatever its
+    /// syncs left.
     package static func delete(_ id: ID, _ db: Database) throws {
-        for table in ["contactGroup", "remote", "syncedCard", "syncPush", "syncedGroup", "syncGroupPush", "syncConflict"] {
-            try db.execute(sql: "DELETE FROM \(table) WHERE bookId = ?", arguments: [id])
-        }
+        try SyncState(book: id).deleteRemote(db)
+        try db.execute(sql: "DELETE FROM contactGroup WHERE bookId = ?", arguments: [id])
+        try db.execute(sql: "DELETE FROM syncConflict WHERE bookId = ?", arguments: [id])
         try db.execute(sql: "DELETE FROM book WHERE id = ?", arguments: [id])
     }
 

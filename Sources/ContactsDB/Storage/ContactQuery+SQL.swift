@@ -11,8 +11,6 @@ struct QueryPlan: Hashable {
     /// The database's default phone regions, which read a phone filter as
     /// they read stored numbers.
     var regions = PhoneRegions.default
-    /// The ids of the books each book filter names, in its order.
-    var bookIDs: [[Int64]] = []
 }
 
 extension ContactQuery {
@@ -46,17 +44,16 @@ extension ContactQuery {
             conditions.append(condition)
             arguments += StatementArguments(values)
         }
-        var bookFilters = plan.bookIDs.makeIterator()
         for filter in filters {
             switch filter {
-            case .books:
-                // Known ids compare in the book's own index; with one book
-                // it also gives the default order.
-                let ids = bookFilters.next() ?? []
-                switch ids.count {
-                case 0: add("0", [])
-                case 1: add("contact.bookId = ?", ids)
-                default: add("contact.bookId IN (\(ids.map { _ in "?" }.joined(separator: ", ")))", ids)
+            case .books(let names):
+                // One book is a constant to the planner, whose own index then
+                // gives the default order too.
+                if names.count == 1 {
+                    add("contact.bookId = (SELECT id FROM book WHERE nameKey = ?)", [Text.groupKey(names[0])])
+                } else {
+                    add("contact.bookId IN (SELECT id FROM book WHERE nameKey IN (SELECT value FROM json_each(?)))",
+                        [JSONText.array(names.map(Text.groupKey))])
                 }
             case .has(let attributes):
                 add("contact.attributes & ? = ?", [attributes.rawValue, attributes.rawValue])
@@ -266,10 +263,10 @@ enum QueryPlanner {
     /// - throws: `.groupNotFound`, `.invalidBook(.notFound)`.
     static func basePlan(_ query: ContactQuery, _ db: Database) throws -> QueryPlan {
         for case .group(let name) in query.filters { try GroupWriter.requireExists(named: name, db) }
-        var plan = QueryPlan()
         for case .books(let names) in query.filters {
-            plan.bookIDs.append(try names.map { try BookRecords.existingID(named: $0, db) })
+            for name in names { _ = try BookRecords.existingID(named: name, db) }
         }
+        var plan = QueryPlan()
         // Read only when a number is: a setting read costs a rare word's
         // query a tenth of its time.
         let readsNumbers = query.filters.contains { filter in

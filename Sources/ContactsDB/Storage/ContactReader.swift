@@ -25,7 +25,9 @@ package enum ContactReader {
 
     /// The column of the first detail text, after `kind` and `formattedName`.
     private static let firstDetailColumn: Int32 = 17
-    /// The book's column, after the detail texts, then the uid's.
+    /// The book's column, after the detail texts, then the uid's. Books'
+    /// names are read once per statement: a column of them would add a
+    /// lookup per row to every page's plan.
     private static let bookColumn = firstDetailColumn + Int32(ContactDetailColumns.text.count)
 
     /// The column that selects only the id.
@@ -40,7 +42,7 @@ package enum ContactReader {
     package static func stored(ids: [String], _ db: Database) throws -> [StoredContact] {
         var byID: [String: StoredContact] = [:]
         let sql = "SELECT \(contactColumns) FROM contact WHERE id IN (SELECT value FROM json_each(?))"
-        for stored in try fetch(sql, [jsonArray(ids)], db) { byID[stored.contact.id] = stored }
+        for stored in try fetch(sql, [JSONText.array(ids)], db) { byID[stored.contact.id] = stored }
         return ids.compactMap { byID[$0] }
     }
 
@@ -51,13 +53,7 @@ package enum ContactReader {
             SELECT \(contactColumns) FROM contact
             WHERE bookId = ?2 AND (uid IN (SELECT value FROM json_each(?1))
                                    OR (uid IS NULL AND id IN (SELECT value FROM json_each(?1))))
-            """, [jsonArray(uids), book], db)
-    }
-
-    /// The ids as one JSON array, bound to `json_each(?)`: one statement
-    /// whatever their number.
-    private static func jsonArray(_ ids: [String]) -> String {
-        "[" + ids.map(JSONText.quote).joined(separator: ",") + "]"
+            """, [JSONText.array(uids), book], db)
     }
 
     /// The rows of a statement that selects `contactColumns`, in order.
@@ -117,7 +113,7 @@ package enum ContactReader {
     /// - throws: `.contactsNotFound` naming every unknown id.
     package static func pks(ids: [String], _ db: Database) throws -> [Int64] {
         var byID: [String: Int64] = [:]
-        try db.forEachRow("SELECT id, pk FROM contact WHERE id IN (SELECT value FROM json_each(?))", [jsonArray(ids)]) {
+        try db.forEachRow("SELECT id, pk FROM contact WHERE id IN (SELECT value FROM json_each(?))", [JSONText.array(ids)]) {
             byID[$0.text(0)] = $0.int64(1)
         }
         var seen: Set<String> = []

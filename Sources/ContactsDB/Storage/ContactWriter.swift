@@ -6,7 +6,6 @@ import GRDB
 package final class ContactWriter {
     /// The book new contacts go into.
     package let book: BookRecords.ID
-    private let bookName: String
     /// Whether a contact whose id is another book's contact's takes a new id
     /// and keeps the one it came with as its card's UID (SPEC: the same
     /// card may be in two books), rather than failing as a typed id does.
@@ -38,7 +37,6 @@ package final class ContactWriter {
     package init(_ db: Database, book: BookRecords.ID? = nil) throws {
         let book = try book ?? BookRecords.defaultID(db)
         self.book = book
-        self.bookName = try BookRecords.name(book, db)
         self.db = db
         let columns = Self.contactColumns
         // A favorite takes the last place as it is inserted, not by an
@@ -181,7 +179,7 @@ package final class ContactWriter {
     /// An id for a card whose UID is another book's contact's id: the UID
     /// and this book's name (`UID@work`), numbered when that is taken too.
     private func freeID(for uid: String) throws -> String {
-        let base = uid + "@" + bookName
+        let base = uid + "@" + (try BookRecords.name(book, db))
         var candidate = base, number = 1
         while try book(ofID: candidate) != nil {
             number += 1
@@ -215,7 +213,8 @@ package final class ContactWriter {
                 }
             }
         }
-        let book = try BookRecords.ofContacts([pk], db)[pk] ?? self.book
+        // The groups are those of the contact's own book, read only when it has any.
+        let book = try draft.groups.isEmpty ? self.book : BookRecords.ofContacts([pk], db)[pk] ?? self.book
         try [contact].withUnsafeBufferPointer { try writeChildren([(pk, 0)], of: $0, inBook: book) }
         try draft.isFavorite ? favorites.append(pk) : favorites.remove(pk)
     }

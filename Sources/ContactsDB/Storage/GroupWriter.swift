@@ -112,9 +112,10 @@ package struct GroupWriter {
             """), arguments: [book, uid])
     }
 
-    /// Every group of `book` as a group card: its members, contacts first
-    /// (in the default order), then those that wait or name no contact.
-    package static func cards(book: BookRecords.ID, _ db: Database) throws -> [GroupCard] {
+    /// Every group of `book` (nil: of every book) as a group card: its
+    /// members, contacts first (in the default order), then those that wait
+    /// or name no contact.
+    package static func cards(book: BookRecords.ID?, _ db: Database) throws -> [GroupCard] {
         try cards(pk: nil, book: book, db)
     }
 
@@ -135,25 +136,27 @@ package struct GroupWriter {
         return try cards(pk: pk, book: book, db).first
     }
 
-    /// One group's card (`pk`), or every group's of `book`.
-    private static func cards(pk: Int64?, book: BookRecords.ID, _ db: Database) throws -> [GroupCard] {
+    /// One group's card (`pk`), or every group's of `book` (nil: of every
+    /// book); each statement reads the rows of those groups only.
+    private static func cards(pk: Int64?, book: BookRecords.ID?, _ db: Database) throws -> [GroupCard] {
         var cards: [Int64: GroupCard] = [:], order: [Int64] = []
+        let groups = "SELECT pk FROM contactGroup WHERE (?1 IS NULL OR pk = ?1) AND (?2 IS NULL OR bookId = ?2)"
         try db.forEachRow("""
-            SELECT pk, uid, name FROM contactGroup WHERE bookId = ?2 AND (?1 IS NULL OR pk = ?1) ORDER BY nameKey
+            SELECT pk, uid, name FROM contactGroup WHERE pk IN (\(groups)) ORDER BY nameKey, bookId
             """, [pk, book]) { row in
             order.append(row.int64(0))
             cards[row.int64(0)] = GroupCard(uid: row.text(1), name: row.text(2), members: [], properties: [])
         }
         try db.forEachRow("""
             SELECT m.groupPk, coalesce(c.uid, c.id) FROM groupMember m JOIN contact c ON c.pk = m.contactPk
-            WHERE ?1 IS NULL OR m.groupPk = ?1 ORDER BY m.groupPk, c.sortIndex, c.sortKey, c.id
-            """, [pk]) { cards[$0.int64(0)]?.members.append(GroupCard.memberPrefix + $0.text(1)) }
+            WHERE m.groupPk IN (\(groups)) ORDER BY m.groupPk, c.sortIndex, c.sortKey, c.id
+            """, [pk, book]) { cards[$0.int64(0)]?.members.append(GroupCard.memberPrefix + $0.text(1)) }
         try db.forEachRow("""
-            SELECT groupPk, member FROM groupPendingMember WHERE ?1 IS NULL OR groupPk = ?1 ORDER BY groupPk, member
-            """, [pk]) { cards[$0.int64(0)]?.members.append($0.text(1)) }
+            SELECT groupPk, member FROM groupPendingMember WHERE groupPk IN (\(groups)) ORDER BY groupPk, member
+            """, [pk, book]) { cards[$0.int64(0)]?.members.append($0.text(1)) }
         try db.forEachRow("""
-            SELECT groupPk, line FROM groupProperty WHERE ?1 IS NULL OR groupPk = ?1 ORDER BY groupPk, position
-            """, [pk]) {
+            SELECT groupPk, line FROM groupProperty WHERE groupPk IN (\(groups)) ORDER BY groupPk, position
+            """, [pk, book]) {
             cards[$0.int64(0)]?.properties.append($0.text(1))
         }
         return order.compactMap { cards[$0] }

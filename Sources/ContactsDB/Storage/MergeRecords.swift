@@ -100,7 +100,7 @@ package enum MergeRecords {
         var names: [String] = []
         try db.forEachRow("""
             SELECT name FROM contactGroup WHERE uid IN (SELECT value FROM json_each(?)) ORDER BY nameKey
-            """, ["[" + uids.map(JSONText.quote).joined(separator: ",") + "]"]) { names.append($0.text(0)) }
+            """, [JSONText.array(uids)]) { names.append($0.text(0)) }
         return names
     }
 

@@ -228,7 +228,7 @@ package struct SyncState {
         try db.execute(sql: """
             INSERT INTO syncConflict (contactId, detectedAt, kept, properties, losing, bookId) VALUES (?, ?, ?, ?, ?, ?)
             """, arguments: [conflict.contactId, Timestamp.string(from: conflict.detectedAt), conflict.kept.rawValue,
-                             "[" + conflict.properties.map(JSONText.quote).joined(separator: ",") + "]", losing, book])
+                             JSONText.array(conflict.properties), losing, book])
     }
 
     /// The conflicts of every book with their losing versions' JSON (nil: a

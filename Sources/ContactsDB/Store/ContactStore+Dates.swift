@@ -12,23 +12,22 @@ extension ContactStore {
     /// - parameter books: only the contacts of these books; nil for all.
     /// - precondition: `start` has a year and `days` is not negative.
     public func upcomingDates(from start: PartialDate, within days: Int, inBooks books: [String]? = nil) throws -> [UpcomingDate] {
-        let kept = try books.map { Set(try ids(matching: Self.query(inBooks: $0))) }
         precondition(start.year != nil && days >= 0, "upcomingDates needs a whole date and a span of days")
         let end = start.adding(days: days)
         var found: [(date: UpcomingDate, row: UpcomingDateRows.Row)] = []
         try read { db in
+            for name in books ?? [] { _ = try BookRecords.existingID(named: name, db) }
             for year in start.year!...end.year! {
                 let first = year == start.year ? start : PartialDate(year: year, month: 1, day: 1)
                 let last = year == end.year ? end : PartialDate(year: year, month: 12, day: 31)
                 // Stored `02-29` sorts after `02-28`, the day it falls on
                 // in a year without 29 February.
                 let lastMonthDay = Self.monthDay(last) == "02-28" ? "02-29" : Self.monthDay(last)
-                for row in try UpcomingDateRows.rows(monthDays: Self.monthDay(first), through: lastMonthDay, db) {
+                for row in try UpcomingDateRows.rows(monthDays: Self.monthDay(first), through: lastMonthDay, inBooks: books, db) {
                     guard let date = PartialDate(row.value) else { continue }
                     let falling = date.falling(inYear: year)
                     let age = date.year.map { year - $0 }
-                    guard falling.dayNumber >= first.dayNumber, falling.dayNumber <= last.dayNumber, (age ?? 0) >= 0,
-                          kept?.contains(row.id) ?? true
+                    guard falling.dayNumber >= first.dayNumber, falling.dayNumber <= last.dayNumber, (age ?? 0) >= 0
                     else { continue }
                     found.append((UpcomingDate(id: row.id, displayName: row.displayName,
                                                kind: row.label == nil ? .birthday : .anniversary,

@@ -11,7 +11,7 @@ extension ContactStore {
     /// - parameter books: only the contacts of these books; nil for all.
     public func duplicates(inBooks books: [String]? = nil) throws -> [DuplicateSet] {
         guard let books else { return try read(Self.duplicates) }
-        let kept = Set(try ids(matching: Self.query(inBooks: books)))
+        let kept = Set(try ids(matching: ContactQuery().filter(.books(books))))
         return try read(Self.duplicates).compactMap { set in
             var set = set
             set.ids = set.ids.filter(kept.contains)

@@ -49,7 +49,7 @@ extension ContactStore {
         matching query: ContactQuery = ContactQuery(), only: [String]? = nil
     ) throws {
         let ids = try selection(query, only: only)
-        let groupCards = groups == .cards ? try allGroupCards(inBooks: Self.books(of: query)) : []
+        let groupCards = groups == .cards ? try allGroupCards(inBooks: query.bookNames) : []
         let cards = try CardDirectory(path: directory, names: ids + groupCards.map { $0.uid ?? "" })
         try forEachContact(of: ids) { try cards.write($0.vCard(version: version, categories: groups == .categories), named: $0.id) }
         for card in groupCards { try cards.write(card.vCard(version: version), named: card.uid ?? "") }
@@ -66,23 +66,8 @@ extension ContactStore {
 
     private func allGroupCards(inBooks books: [String]?) throws -> [GroupCard] {
         try read { db in
-            let ids = try books.map { try $0.map { try BookRecords.existingID(named: $0, db) } }
-                ?? BookRecords.all(db).map { try BookRecords.existingID(named: $0.name, db) }
-            return try ids.flatMap { try GroupWriter.cards(book: $0, db) }
+            guard let books else { return try GroupWriter.cards(book: nil, db) }
+            return try books.flatMap { try GroupWriter.cards(book: BookRecords.existingID(named: $0, db), db) }
         }
-    }
-
-    /// The books a query's book filters name, nil when it has none.
-    public static func books(of query: ContactQuery) -> [String]? {
-        let named = query.filters.flatMap { filter -> [String] in
-            guard case .books(let names) = filter else { return [] }
-            return names
-        }
-        return named.isEmpty ? nil : named
-    }
-
-    /// Every contact, or those of `books`.
-    static func query(inBooks books: [String]?) -> ContactQuery {
-        books.map { ContactQuery().filter(.books($0)) } ?? ContactQuery()
     }
 }

@@ -52,8 +52,8 @@ extension ContactStore {
     /// unknown group or a contact of another book change nothing.
     public func addContacts(ids: [String], toGroup name: String, inBook book: String? = nil) throws {
         try write { db in
-            let group = try groupOfContacts(ids, named: name, inBook: book, db)
-            try GroupWriter.addMembers(try ContactReader.pks(ids: ids, db), to: group, db)
+            let (group, contacts) = try membership(of: ids, inGroup: name, inBook: book, db)
+            try GroupWriter.addMembers(contacts, to: group, db)
         }
     }
 
@@ -61,27 +61,30 @@ extension ContactStore {
     /// contact of another book change nothing.
     public func removeContacts(ids: [String], fromGroup name: String, inBook book: String? = nil) throws {
         try write { db in
-            let group = try groupOfContacts(ids, named: name, inBook: book, db)
-            try GroupWriter.removeMembers(try ContactReader.pks(ids: ids, db), from: group, db)
+            let (group, contacts) = try membership(of: ids, inGroup: name, inBook: book, db)
+            try GroupWriter.removeMembers(contacts, from: group, db)
         }
     }
 
     // MARK: - Non public
 
-    /// The group named `name` that the contacts can be members of: the one
-    /// of their book, unless a book is named.
-    private func groupOfContacts(_ ids: [String], named name: String, inBook book: String?, _ db: Database) throws -> Int64 {
-        let stored = try ContactReader.stored(ids: ids, db)
-        let books = Set(stored.map(\.book))
+    /// The group named `name` that the contacts can be members of (the one
+    /// of their book, unless a book is named), and the contacts' keys.
+    private func membership(of ids: [String], inGroup name: String, inBook book: String?, _ db: Database) throws
+        -> (group: Int64, contacts: [Int64])
+    {
+        let pks = try ContactReader.pks(ids: ids, db)
+        let books = try BookRecords.ofContacts(pks, db)
+        let own = Set(books.values)
         // Unnamed, the book is the contacts' own where it has the group;
         // else the one book that does, and a contact of another is refused.
-        let group = try (book == nil && books.count == 1 ? GroupWriter.pk(named: name, book: books.first!, db) : nil)
+        let group = try (book == nil && own.count == 1 ? GroupWriter.pk(named: name, book: own.first!, db) : nil)
             ?? GroupWriter.existingPK(named: name, inBook: book, db)
-        let groupBook = try BookRecords.name(try GroupWriter.book(ofGroup: group, db), db)
-        if let other = stored.first(where: { $0.contact.book != groupBook }) {
-            throw ContactsDBError.invalidBook(.contactInOtherBook(id: other.contact.id, book: other.contact.book, group: name,
-                                                                   groupBook: groupBook))
+        let groupBook = try GroupWriter.book(ofGroup: group, db)
+        if let (id, pk) = zip(ids, pks).first(where: { books[$0.1] != groupBook }) {
+            throw ContactsDBError.invalidBook(.contactInOtherBook(
+                id: id, book: try BookRecords.name(books[pk] ?? 0, db), group: name, groupBook: try BookRecords.name(groupBook, db)))
         }
-        return group
+        return (group, pks)
     }
 }

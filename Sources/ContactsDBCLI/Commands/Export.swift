@@ -64,7 +64,7 @@ extension ContactsDBCommand {
             case .vcard:
                 let version = vcardVersion.version, categories = groups == .categories
                 try contacts { print($0.vCard(version: version, categories: categories), terminator: "") }
-                if !categories { try store.groupCards(version: version, inBooks: ContactStore.books(of: query)).forEach { print($0, terminator: "") } }
+                if !categories { try store.groupCards(version: version, inBooks: query.bookNames).forEach { print($0, terminator: "") } }
             case .csv:
                 let table = CSVTable(maxChildren: try store.maxChildCounts())
                 print(table.header, terminator: "")

@@ -53,16 +53,17 @@ extension ContactsDBCommand {
                 let network = try ContactsDBCommand.network()
                 let password: PasswordSource = passwordEnv.map { .environment($0) } ?? passwordFile.map { .file($0) } ?? .netrc
                 let store = try database.openStore()
-                let isNewBook = try store.books().allSatisfy { $0.name.lowercased() != name.lowercased() }
                 let remote = try network.addRemote(
                     Remote(name: name, url: url, username: username, password: password, groups: groups), addressBook: addressbook,
                     timeout: timeout.seconds, to: store)
                 print("Added the remote \"\(remote.name)\": \(remote.url)")
-                // A new book syncs none of the contacts already here: say where they are.
-                if isNewBook, let other = try store.books().first(where: { $0.name != remote.name && $0.contactCount > 0 }) {
+                // An empty book syncs none of the contacts already here: say where they are.
+                let books = try store.books()
+                if books.first(where: { $0.name == remote.name })?.contactCount == 0,
+                   let other = books.first(where: { $0.contactCount > 0 }) {
                     Terminal.printNotice("""
-                        The book "\(remote.name)" is new: the \(other.contactCount) contacts of "\(other.name)" stay there; \
-                        `contactsdb move` takes some over, or `contactsdb remote add \(other.name) URL` syncs that book instead.
+                        The book "\(remote.name)" holds no contacts: the \(other.contactCount) contacts of "\(other.name)" stay \
+                        there; `contactsdb move` takes some over, or `contactsdb remote add \(other.name) URL` syncs that book instead.
                         """)
                 }
             }

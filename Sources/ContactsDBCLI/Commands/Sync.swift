@@ -72,10 +72,8 @@ extension ContactsDBCommand {
                     print(try JSONOutput.line(Output(remote: name, pulled: report.pulled, pushed: report.pushed)))
                 }
             }
-            if let firstFailure {
-                try StandardOutput.finish()
-                throw ExitCode(firstFailure.code)
-            }
+            // What was printed goes out before the exit, as for any failure.
+            if let firstFailure { throw ExitCode(firstFailure.code) }
         }
 
         /// One line however many: a server may name any number of them.

@@ -126,6 +126,19 @@ import Testing
         #expect(try store.contact(id: try ids(inBook: "work")[0])?.note == "changed at work")
     }
 
+    @Test func twoCardsOfOneUIDInOneBookAreTwoContactsEachWrittenBackWithIt() throws {
+        work.put("a.vcf", Self.card("dup", "Anna", "Petrova"))
+        work.put("b.vcf", Self.card("dup", "Boris", "Ivanov"))
+        try sync("work")
+        let contacts = try store.contacts(matching: ContactQuery().filter(.books(["work"])))
+        #expect(contacts.count == 2 && Set(contacts.map(\.id)).count == 2)
+        #expect(contacts.allSatisfy { $0.cardUID == "dup" })
+        for contact in contacts { try store.update(id: contact.id) { $0.note = "edited" } }
+        #expect(counts(try sync("work").pushed) == [0, 2, 0])
+        #expect(uids(on: work) == ["dup", "dup"])
+        #expect(work.card("b.vcf")?.text.contains("NOTE:edited") == true)
+    }
+
     @Test func aTypedIDStaysUniqueInTheDatabase() throws {
         try store.add(ContactDraft(id: "anna", firstName: "Anna"), toBook: "work")
         #expect(throws: ContactsDBError.duplicateContactID(field: "id", id: "anna")) {
