@@ -1,3 +1,4 @@
+import ContactsDBTestSupport
 import Foundation
 import Testing
 
@@ -21,6 +22,23 @@ import Testing
         #expect(twin.values.allSatisfy { $0 >= 0 })
         #expect(twin["rows", default: 0] > 0 && twin["together", default: 0] > 0)
         let queries = try #require(report["queries"] as? [[String: Any]])
-        #expect(queries.map { $0["query"] as? String } == (1...14).map { "Q\($0)" })
+        #expect(queries.map { $0["query"] as? String } == (1...15).map { "Q\($0)" })
+    }
+
+    @Test func booksDealTheContactsAndQ15ReadsOneOfThem() throws {
+        let directory = TemporaryDirectory()
+        let kept = directory.path("bench.sqlite")
+        let cli = CLIRunner()
+        let result = try cli.run(["bench", "--contacts", "300", "--books", "3", "--runs", "20", "--format", "json",
+                                  "--keep", kept])
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(report["contacts"] as? Int == 300)
+        let books = try cli.run(db: kept, ["book", "list", "--format", "json"]).stdout
+        #expect(books.contains(#"{"contacts":100,"default":true,"name":"local","remote":null}"#))
+        #expect(books.contains(#"{"contacts":100,"default":false,"name":"book-3","remote":null}"#))
+        let queries = try #require(report["queries"] as? [[String: Any]])
+        let q15 = try #require(queries.first { $0["query"] as? String == "Q15" })
+        #expect(q15["rows"] as? Int == 50)
     }
 }

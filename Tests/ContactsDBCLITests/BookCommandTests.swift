@@ -2,6 +2,7 @@ import ContactsDBTestSupport
 import Foundation
 import GRDB
 import Testing
+@testable import ContactsDBCLI
 
 /// `book`, `move` and `--book` (SPEC §Several address books in one
 /// database), each command a process of its own against one database file.
@@ -75,6 +76,28 @@ import Testing
         #expect(try cli.run(db: db, ["book", "delete", "old", "--move-to", "local"]).exitCode == 0)
         #expect(try cli.run(db: db, ["query", "--count", "--book", "local"]).stdout == "10\n")
         #expect(try cli.run(db: db, ["book", "list"]).lines.count == 2)
+    }
+
+    /// The lines of `watch --format table`'s next result, up to its blank line.
+    func nextTable(_ watcher: ProcessLines) -> [String] {
+        var lines: [String] = []
+        while let line = watcher.next(within: 5)?.text, !line.isEmpty { lines.append(line) }
+        return lines
+    }
+
+    @Test func watchTablesGainTheBookColumnWithASecondBook() throws {
+        let db = directory.path("contacts.sqlite")
+        #expect(try cli.run(db: db, ["query", "--count"]).stdout == "10\n")
+        let watcher = try ProcessLines(CLIRunner.binary, arguments: ["--db", db, "watch", "--format", "table", "--limit", "3"])
+        defer { watcher.stop(with: SIGKILL) }
+        let first = nextTable(watcher)
+        #expect(first.count == 4 && !first[0].contains("BOOK"))
+        #expect(try cli.run(db: db, ["book", "create", "work"]).exitCode == 0)
+        #expect(try cli.run(db: db, ["add", "--book", "work", "--first-name", "Aaron", "--last-name", "Aaberg"]).exitCode == 0)
+        let second = nextTable(watcher)
+        #expect(second.first?.contains("BOOK") == true)
+        #expect(second.contains { $0.hasPrefix("Aaron Aaberg") && $0.contains(" work ") })
+        #expect(watcher.stop(with: SIGINT) == 0)
     }
 
     @Test func listingsAndFeedsNarrowToTheirBooks() throws {

@@ -37,6 +37,17 @@ MKCOL = """<?xml version="1.0" encoding="utf-8"?>
 </d:prop></d:set></d:mkcol>"""
 
 
+def command_line(usage, **defaults):
+    """The binary named first on the command line, then each `--name N`
+    option of `defaults` in their order, as integers; the usage text when
+    there is no binary."""
+    args = sys.argv[1:]
+    if not args:
+        sys.exit(usage)
+    option = lambda name, default: int(args[args.index("--" + name) + 1]) if "--" + name in args else default
+    return (os.path.abspath(args[0]), *(option(name, default) for name, default in defaults.items()))
+
+
 def mkcol(url, user, password, name):
     status = request("MKCOL", url, user, password, MKCOL.format(name).encode())
     if status != 201:

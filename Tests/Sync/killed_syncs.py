@@ -24,16 +24,12 @@ import sys
 import tempfile
 import time
 
+import davserver
 from davserver import running
 
 
 def main():
-    args = sys.argv[1:]
-    if not args:
-        sys.exit(__doc__)
-    binary = os.path.abspath(args[0])
-    option = lambda name, default: int(args[args.index(name) + 1]) if name in args else default
-    cards, kills, seed = option("--cards", 2000), option("--kills", 6), option("--seed", 1)
+    binary, cards, kills, seed = davserver.command_line(__doc__, cards=2000, kills=6, seed=1)
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory(prefix="contactsdb-killed-") as folder:
         with running("xandikos", os.path.join(folder, "server")) as server:

@@ -40,12 +40,7 @@ BOOKS = ("work", "family", "home")
 
 
 def main():
-    args = sys.argv[1:]
-    if not args:
-        sys.exit(__doc__)
-    binary = os.path.abspath(args[0])
-    option = lambda name, default: int(args[args.index(name) + 1]) if name in args else default
-    contacts, kills, seed = option("--contacts", 300), option("--kills", 6), option("--seed", 5)
+    binary, contacts, kills, seed = davserver.command_line(__doc__, contacts=300, kills=6, seed=5)
     failures = []
     with tempfile.TemporaryDirectory(prefix="contactsdb-books-") as folder:
         radicale = davserver.start("radicale", os.path.join(folder, "radicale"), USER, PASSWORD)

@@ -15,6 +15,7 @@ sync brought all N cards. Not part of the tests: figures for reading.
 Run with the Python of .build-python, which has Radicale and vdirsyncer.
 """
 import base64
+import json
 import os
 import shutil
 import statistics
@@ -24,18 +25,14 @@ import tempfile
 import time
 import urllib.request
 
+import davserver
 from davserver import running, vdirsyncer_config
 
 USER, PASSWORD = "user", "password"
 
 
 def main():
-    args = sys.argv[1:]
-    if not args:
-        sys.exit(__doc__)
-    binary = os.path.abspath(args[0])
-    option = lambda name, default: int(args[args.index(name) + 1]) if name in args else default
-    cards, runs = option("--cards", 10000), option("--runs", 3)
+    binary, cards, runs = davserver.command_line(__doc__, cards=10000, runs=3)
     with tempfile.TemporaryDirectory(prefix="contactsdb-figures-") as folder:
         with running("radicale", os.path.join(folder, "server"), USER, PASSWORD) as server:
             measure(binary, folder, server, cards, runs)
@@ -73,22 +70,33 @@ def warm(url):
         urllib.request.urlopen(request, timeout=600).read()
 
 
-def measure(binary, folder, server, count, runs):
-    vdirsyncer = os.path.join(os.path.dirname(sys.executable), "vdirsyncer")
-    env = dict(os.environ, SYNC_PASSWORD=PASSWORD)
-    source = os.path.join(folder, "source.sqlite")
+def fill(binary, folder, collection, count, seed=3, prefix=""):
+    """Writes `count` generated cards, their ids prefixed by `prefix`, into a
+    Radicale collection's folder; returns the cards' file names there and
+    the folder they were exported to."""
+    source = os.path.join(folder, f"source-{seed}.sqlite")
     subprocess.run([binary, "--db", source, "init", "--no-seed"], check=True, capture_output=True)
-    generated = os.path.join(folder, "generated.json")
+    generated = os.path.join(folder, f"generated-{seed}.json")
+    contacts = json.loads(subprocess.check_output([binary, "generate", "--contacts", str(count), "--seed", str(seed)]))
+    for contact in contacts:
+        contact["id"] = prefix + contact["id"]
     with open(generated, "w") as f:
-        f.write(subprocess.check_output([binary, "generate", "--contacts", str(count), "--seed", "3"], text=True))
+        json.dump(contacts, f)
     subprocess.run([binary, "--db", source, "import", generated], check=True, capture_output=True)
-    exported = os.path.join(folder, "exported")
+    exported = os.path.join(folder, f"exported-{seed}")
     subprocess.run([binary, "--db", source, "export", "--format", "vcard", "--vcard-version", "3.0",
                     "--directory", exported], check=True, capture_output=True)
-    collection = os.path.join(folder, "server", "collections", "collection-root", USER, "contacts")
     names = sorted(os.listdir(exported))
     for name in names:
         shutil.copy(os.path.join(exported, name), collection)
+    return names, exported
+
+
+def measure(binary, folder, server, count, runs):
+    vdirsyncer = os.path.join(os.path.dirname(sys.executable), "vdirsyncer")
+    env = dict(os.environ, SYNC_PASSWORD=PASSWORD)
+    collection = os.path.join(folder, "server", "collections", "collection-root", USER, "contacts")
+    names, exported = fill(binary, folder, collection, count)
 
     warm(server["addressbook"])
     firsts = {"contactsdb": [], "vdirsyncer": []}

@@ -69,6 +69,8 @@ enum BenchQueries {
         let q12 = ContactQuery().filter(.text(rareWord)).page(limit: 50)
         let q13 = ContactQuery().filter(.namePrefix(initialConsonants)).page(limit: 50)
         let q14 = ContactQuery().filter(.namePrefix(transliterated)).page(limit: 50)
+        let book = try store.books().first(where: \.isDefault)?.name ?? Book.firstName
+        let q15 = ContactQuery().filter(.books([book])).page(limit: 50)
 
         let contacts = { (query: ContactQuery, children: Bool) in
             { try store.contacts(matching: query, includingChildren: children).count }
@@ -104,6 +106,8 @@ enum BenchQueries {
                        engine: contacts(q13, false), raw: { sql.namePrefix(initialConsonantsKey) }),
             BenchQuery(name: "Q14", title: "name \"\(transliterated)\" (Cyrillic names by transliteration), 50",
                        engine: contacts(q14, false), raw: { sql.namePrefix(transliterated) }),
+            BenchQuery(name: "Q15", title: "Q1 in the book \"\(book)\" (--book)",
+                       engine: contacts(q15, false), raw: { sql.bookPage(book) }),
         ]
     }
 }
@@ -112,7 +116,7 @@ enum BenchQueries {
 struct RawQueries {
     let raw: RawSQLite
     private let pageStatement, phoneAndEmailStatement, fourAttributesStatement, countStatement: RawSQLite.Statement
-    private let nameStatement, rareNameStatement, phoneStatement, sectionsStatement: RawSQLite.Statement
+    private let nameStatement, rareNameStatement, phoneStatement, sectionsStatement, bookPageStatement: RawSQLite.Statement
     /// For one number, and for two.
     private let wholePhoneStatements: [RawSQLite.Statement]
     private let childStatements: [RawSQLite.Statement]
@@ -139,6 +143,7 @@ struct RawQueries {
         phoneStatement = try raw.prepare(BenchmarkSQL.phoneDigits)
         wholePhoneStatements = try [1, 2].map { try raw.prepare(BenchmarkSQL.wholePhone(numbers: $0)) }
         sectionsStatement = try raw.prepare(BenchmarkSQL.sections)
+        bookPageStatement = try raw.prepare(BenchmarkSQL.bookPage)
         childStatements = try BenchmarkSQL.children.map(raw.prepare)
         thumbnailStatement = try raw.prepare(BenchmarkSQL.thumbnails)
         commonTextStatement = try raw.prepare(BenchmarkSQL.commonText)
@@ -162,6 +167,7 @@ struct RawQueries {
     }
 
     func page() -> Int { readContacts(pageStatement).count }
+    func bookPage(_ name: String) -> Int { readContacts(bookPageStatement, [name.lowercased()]).count }
     func phoneAndEmail() -> Int { readContacts(phoneAndEmailStatement).count }
     func fourAttributes() -> Int { readContacts(fourAttributesStatement).count }
 

@@ -16,6 +16,10 @@ enum BenchmarkSQL {
     private static let fourAttributes = ContactAttributes([.telegram, .whatsapp, .phone, .email]).rawValue
 
     static let page = "SELECT \(contactColumns) FROM contact \(defaultOrder)"
+    /// One book's first page. Binds the book's name lower-cased.
+    static let bookPage = """
+        SELECT \(contactColumns) FROM contact WHERE bookId = (SELECT id FROM book WHERE nameKey = ?) \(defaultOrder)
+        """
     static let phoneAndEmailByLastName = """
         SELECT \(contactColumns) FROM contact WHERE attributes & \(phoneAndEmail) = \(phoneAndEmail)
         ORDER BY lastNameKey IS NULL, lastNameKey, sortKey, id LIMIT 50

@@ -11,7 +11,8 @@ extension ContactsDBCommand {
             discussion: """
                 Generates --contacts synthetic contacts (as `generate` does, --photos percent of them with a \
                 photo), imports them into a temporary \
-                database through the same code path as `import`, then runs each standard query --runs times \
+                database through the same code path as `import` (with --books N, dealt round-robin into N \
+                address books, the default and `book-2` onwards), then runs each standard query --runs times \
                 warm through the library and as hand-written SQL on the raw SQLite C API, alternating, and \
                 reports medians and spreads. With --watch-latency it times `watch` instead: it starts \
                 `contactsdb watch` on the imported database in another process and reports how long each \
@@ -27,6 +28,7 @@ extension ContactsDBCommand {
         @Option(help: "Timed runs of each query (at least 20).") var runs = 25
         @Option(help: "The data set's random seed.") var seed: UInt64 = 1
         @Option(help: "Output format.") var format: Format = .table
+        @Option(help: "Address books the contacts are dealt into, one by one.") var books = 1
         @Option(help: "The share of contacts with a photo, in percent (Q10 reads their thumbnails).")
         var photos = 0
         @Option(help: ArgumentHelp(
@@ -45,6 +47,7 @@ extension ContactsDBCommand {
 
         func validate() throws {
             if contacts < 100 { throw ValidationError("Please give --contacts 100 or more.") }
+            if !(1...100).contains(books) { throw ValidationError("Please give --books from 1 to 100.") }
             if !(0...100).contains(photos) { throw ValidationError("Please give --photos a percentage from 0 to 100.") }
             if !(0...PhotoImage.maximumBytes).contains(photoBytes) {
                 throw ValidationError("Please give --photo-bytes from 0 to \(PhotoImage.maximumBytes).")
@@ -65,22 +68,29 @@ extension ContactsDBCommand {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: directory) }
 
-            let file = directory.appendingPathComponent("contacts.json").path
             let photos = photos > 0 ? SyntheticContacts.Photos(percent: photos, bytes: photoBytes) : nil
             let planted = duplicates.map { PlantedDuplicates(count: contacts, sets: $0) }
-            try writeDataSet(planted.map { AnySequence($0) } ?? AnySequence(SyntheticContacts(count: contacts, seed: seed, photos: photos)),
-                             to: file)
+            let files = try writeDataSet(
+                planted.map { AnySequence($0) } ?? AnySequence(SyntheticContacts(count: contacts, seed: seed, photos: photos)),
+                into: directory)
             var options = ContactStore.Options()
             options.seedsOnFirstOpen = false
             threads.apply(to: &options)
             let path = directory.appendingPathComponent("bench.sqlite").path
             let store = try ContactStore.open(at: path, options: options)
+            // Neither a watcher nor a later open of a --keep copy seeds it.
+            try store.declineBundledSeed()
+            let bookNames = [nil] + (2...max(books, 2)).prefix(books - 1).map { "book-\($0)" }
+            for case let name? in bookNames { try store.createBook(named: name) }
 
             let start = Stopwatch.now()
-            let imported = try store.importContacts(from: [.file(path: file)])
+            let reports = try zip(files, bookNames).map { file, book in
+                try store.importContacts(from: [.file(path: file)], intoBook: book)
+            }
+            let imported = reports.reduce(0) { $0 + $1.imported }
             let importSeconds = Double(Stopwatch.now() - start) / 1e9
             if let planted {
-                let result = try DuplicatesBench.measure(store: store, contacts: imported.imported, planted: planted.planted)
+                let result = try DuplicatesBench.measure(store: store, contacts: imported, planted: planted.planted)
                 print(format == .json ? try JSONOutput.line(result) : result.table)
                 return
             }
@@ -98,24 +108,31 @@ extension ContactsDBCommand {
             // there and 68 µs on a new one, at 20,000 contacts).
             let reopened = try ContactStore.open(at: path, options: options)
             let report = BenchReport(
-                contacts: imported.imported, runs: runs, importSeconds: importSeconds, importPhases: imported.phases,
+                contacts: imported, runs: runs, importSeconds: importSeconds, importPhases: reports.map(\.phases).reduce(ImportPhases(), +),
                 peakMemoryBytes: peakMemory, twin: twin, results: try measureQueries(store: reopened, path: path))
             print(format == .json ? try report.json() : report.table)
             if let keep { try store.backup(to: keep) }
         }
 
-        private func writeDataSet(_ drafts: AnySequence<ContactDraft>, to path: String) throws {
-            let file = try AtomicFile(path: path)
-            var buffer = "["
+        /// The data set as one JSON file per book, each contact dealt to
+        /// the next book in turn.
+        private func writeDataSet(_ drafts: AnySequence<ContactDraft>, into directory: URL) throws -> [String] {
+            let paths = (1...books).map { directory.appendingPathComponent("contacts-\($0).json").path }
+            let files = try paths.map { try AtomicFile(path: $0) }
+            var buffers = Array(repeating: "[", count: books)
             for (index, draft) in drafts.enumerated() {
-                buffer += (index == 0 ? "\n" : ",\n") + draft.jsonText
-                if buffer.utf8.count > 1 << 20 {
-                    try file.write(buffer)
-                    buffer = ""
+                let book = index % books
+                buffers[book] += (index < books ? "\n" : ",\n") + draft.jsonText
+                if buffers[book].utf8.count > 1 << 20 {
+                    try files[book].write(buffers[book])
+                    buffers[book] = ""
                 }
             }
-            try file.write(buffer + "\n]\n")
-            try file.commit(replacingExisting: false)
+            for (file, buffer) in zip(files, buffers) {
+                try file.write(buffer + "\n]\n")
+                try file.commit(replacingExisting: false)
+            }
+            return paths
         }
 
         private func measureQueries(store: ContactStore, path: String) throws -> [BenchReport.Result] {
@@ -139,6 +156,20 @@ extension ContactsDBCommand {
                 return BenchReport.Result(query: query, rows: engineRows, engine: engine, raw: rawTimes)
             }
         }
+    }
+}
+
+extension ImportPhases {
+    /// The phases of imports run one after another, as one.
+    static func + (lhs: ImportPhases, rhs: ImportPhases) -> ImportPhases {
+        var sum = lhs
+        sum.parse += rhs.parse
+        sum.validateAndDerive += rhs.validateAndDerive
+        sum.write += rhs.write
+        sum.indexBuild += rhs.indexBuild
+        sum.searchIndex += rhs.searchIndex
+        sum.commit += rhs.commit
+        return sum
     }
 }
 

@@ -10,7 +10,8 @@ extension ContactsDBCommand {
             discussion: """
                 Takes the filters, sort and page of `query`. Each result is printed whole: in ndjson (the \
                 default) one line holding a JSON array of contacts, in json the same array over several \
-                lines, in table the table and a blank line. A commit that leaves the result as it was \
+                lines, in table the table and a blank line (with a BOOK column while the database has \
+                several books). A commit that leaves the result as it was \
                 prints nothing. Runs until interrupted (SIGINT or SIGTERM), then exits 0.
                 """)
 
@@ -49,7 +50,9 @@ extension ContactsDBCommand {
             cancellation.start(Task {
                 do {
                     for try await contacts in store.observe(query) {
-                        Self.print(contacts, as: format, regions: regions)
+                        // Read each time: a book made while watching brings the column.
+                        let showingBooks = try format == .table && store.hasSeveralBooks()
+                        Self.print(contacts, as: format, regions: regions, showingBooks: showingBooks)
                         // Each result goes out whole and at once, even into
                         // a pipe, where output is otherwise held back.
                         try StandardOutput.finish()
@@ -64,14 +67,14 @@ extension ContactsDBCommand {
             if let error = outcome.error { throw error }
         }
 
-        private static func print(_ contacts: [Contact], as format: Format, regions: PhoneRegions) {
+        private static func print(_ contacts: [Contact], as format: Format, regions: PhoneRegions, showingBooks: Bool) {
             switch format {
             case .ndjson:
                 ContactsDBCLI.print("[" + contacts.map(\.jsonText).joined(separator: ", ") + "]")
             case .json:
                 ContactPrinter.print(contacts, as: .json, regions: regions)
             case .table:
-                ContactPrinter.print(contacts, as: .table, regions: regions)
+                ContactPrinter.print(contacts, as: .table, regions: regions, showingBooks: showingBooks)
                 ContactsDBCLI.print("")
             }
         }
