@@ -82,9 +82,10 @@ struct ContactsDBCommand: ParsableCommand {
         // A reader closing the pipe early ends the process quietly, as it
         // ends `cat`, even when the parent ignored SIGPIPE.
         signal(SIGPIPE, SIG_DFL)
+        let arguments = movingGlobalOptions(Array(CommandLine.arguments.dropFirst()))
         var command: ParsableCommand
         do {
-            command = try parseAsRoot(movingGlobalOptions(Array(CommandLine.arguments.dropFirst())))
+            command = try parseNamedCommand(arguments) ?? parseAsRoot(arguments)
         } catch {
             fail(error)
         }
@@ -94,6 +95,23 @@ struct ContactsDBCommand: ParsableCommand {
             fail(error)
         }
         finish()
+    }
+
+    /// The command the arguments name, parsed by itself: a parse from the
+    /// root builds the arguments of every command on the way, which cost
+    /// a whole `query` process most of its start. Nil when that does not
+    /// parse (help, a usage error, a command with subcommands named
+    /// alone): the root's parse then says so in ArgumentParser's own words.
+    static func parseNamedCommand(_ arguments: [String]) -> ParsableCommand? {
+        var command: ParsableCommand.Type = ContactsDBCommand.self
+        var rest = arguments[...]
+        while let name = rest.first,
+              let named = command.configuration.subcommands.first(where: { $0._commandName == name }) {
+            command = named
+            rest = rest.dropFirst()
+        }
+        guard command != ContactsDBCommand.self, command.configuration.subcommands.isEmpty else { return nil }
+        return try? command.parseAsRoot(Array(rest))
     }
 
     /// Writes out standard output and exits 0, or 74 when it failed.
