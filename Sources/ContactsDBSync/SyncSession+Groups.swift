@@ -80,7 +80,7 @@ extension SyncSession {
                 guard let uid = card.uid else { continue }
                 let record = synced[uid]
                 if record?.base == card.agreement { continue }
-                puts.append((card, record, record?.href ?? self.groupHref(uid)))
+                puts.append((card, record, try record?.href ?? self.groupHref(uid, db)))
             }
             let uids = Set(local.compactMap(\.uid))
             deletes = synced.values.filter { !uids.contains($0.uid) }.sorted { $0.uid < $1.uid }
@@ -132,10 +132,16 @@ extension SyncSession {
     }
 
     /// Where a group card the server never had goes: its uid's file name,
-    /// so that a rerun after a crash picks the same href.
-    private func groupHref(_ uid: String) -> String {
+    /// so that a rerun after a crash picks the same href, unless a contact's
+    /// card is there or would go there (a contact with the group's UID is
+    /// another thing): then a digest of the uid.
+    private func groupHref(_ uid: String, _ db: Database) throws -> String {
         let base = collection.path.hasSuffix("/") ? collection.path : collection.path + "/"
-        return base + CardFileName.of(uid)
+        if try state.card(href: base + CardFileName.of(uid), db) == nil,
+           try ContactReader.stored(ids: [uid], db).first?.book != state.book {
+            return base + CardFileName.of(uid)
+        }
+        return base + "group-" + Checksum.sha256(uid.utf8).prefix(40) + ".vcf"
     }
 
     // MARK: - The members' cards in the cards convention

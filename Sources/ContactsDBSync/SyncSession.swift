@@ -663,13 +663,13 @@ final class SyncSession {
 
     /// Where a contact the server never had goes: the file name `export
     /// --directory` gives it (``CardFileName``: no two ids share one, even
-    /// on a server whose storage folds case) where no other card holds it,
-    /// else a digest of the id; either way a rerun after a crash picks the
-    /// same href.
+    /// on a server whose storage folds case) where no other card, contact's
+    /// or group's, holds it, else a digest of the id; either way a rerun
+    /// after a crash picks the same href.
     private func newHref(_ id: String, _ db: Database) throws -> String {
         let base = collection.path.hasSuffix("/") ? collection.path : collection.path + "/"
         let name = CardFileName.of(id)
-        if try state.card(href: base + name, db).map({ $0.contactId == id }) ?? true {
+        if try state.card(href: base + name, db).map({ $0.contactId == id }) ?? (state.group(href: base + name, db) == nil) {
             return base + name
         }
         return base + Checksum.sha256(id.utf8).prefix(40) + ".vcf"

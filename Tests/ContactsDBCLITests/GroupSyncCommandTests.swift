@@ -157,4 +157,29 @@ struct GroupSyncCommandTests {
         #expect(groupCards.count == 11, "one card per group")
         print("killed group sync: \(killed) of 6 syncs killed")
     }
+
+    /// Issue 44, item 7: a group card whose UID is a contact's: two things,
+    /// two cards. The group's reaches the server beside the contact's, and
+    /// no sync says the server changed it.
+    @Test func aGroupWithAContactsUIDReachesTheServer() throws {
+        let directory = TemporaryDirectory()
+        let server = try DAVServer(.xandikos, in: directory)
+        let a = try cli.makeEmptyDatabase("a.sqlite", in: directory)
+        #expect(try cli.run(db: a, ["remote", "add", "home", server.root, "--groups", "cards"]).exitCode == 0)
+        let file = directory.write("same.vcf", Self.person("same", "Anna", "Petrova") + Self.person("boris-1", "Boris", "Ivanov")
+                                   + Self.appleGroup("same", "Team", members: ["boris-1"]))
+        #expect(try cli.run(db: a, ["import", file]).exitCode == 0)
+        for _ in 0..<2 {
+            let synced = try cli.run(db: a, ["sync"])
+            #expect(synced.exitCode == 0 && synced.stderr.isEmpty, "\(synced.stderr)")
+        }
+        #expect(try sync(a) == Self.quiet)
+        // Another device finds both: vdirsyncer cannot be it, as it
+        // refuses two cards of one UID.
+        let b = try cli.makeEmptyDatabase("b.sqlite", in: directory)
+        #expect(try cli.run(db: b, ["remote", "add", "home", server.root]).exitCode == 0)
+        #expect(try sync(b) == "pulled: 3 new, 0 changed, 0 deleted\npushed: 0 new, 0 changed, 0 deleted\n")
+        #expect(try groups(b) == ["Team same boris-1"])
+        #expect(try cli.run(db: b, ["show", "same"]).stdout.contains("Anna Petrova"))
+    }
 }
