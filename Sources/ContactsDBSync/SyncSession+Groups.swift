@@ -46,14 +46,22 @@ extension SyncSession {
         return true
     }
 
-    /// A remote whose convention is not known yet keeps the one its
-    /// address book holds: a group card there (pulled by now) → cards.
-    func settleGroupConvention() throws {
-        guard groups == nil, !dryRun else { return }
+    /// A remote whose convention is not known yet, or was only named and
+    /// never synced, follows what its address book holds: a group card
+    /// there (pulled by now) → cards; CATEGORIES on a card and no group
+    /// card → categories; neither → the one named, else categories. One
+    /// that differs from the one named is reported.
+    func settleGroupConvention(named: GroupConvention?) throws {
+        guard !dryRun else {
+            groups = named
+            return
+        }
         try database.write { db in
-            let found: GroupConvention = try state.groups(db).isEmpty ? .categories : .cards
+            let found: GroupConvention = try !state.groups(db).isEmpty ? .cards
+                : holdsCategories ? .categories : named ?? .categories
             try state.setGroupConvention(found, db)
             self.groups = found
+            if let named, named != found { report.groupsFollowed = GroupConventionChange(named: named, found: found) }
         }
     }
 

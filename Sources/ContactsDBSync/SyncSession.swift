@@ -51,6 +51,8 @@ final class SyncSession {
     private var moved: Set<String> = []
     /// Hrefs whose card could not be read: not pushed over.
     private var unreadable: Set<String> = []
+    /// Whether a card pulled carried CATEGORIES.
+    var holdsCategories = false
     /// New cards a dry run's listing shows arrived: not to be pushed.
     private var confirmedInDryRun: Set<String> = []
 
@@ -78,9 +80,18 @@ final class SyncSession {
         self.progress = progress
     }
 
-    func run(token: String?) throws -> SyncReport {
+    /// - parameter isFirst: whether the remote never finished a sync: the
+    ///   convention `remote add --groups` named is checked against what
+    ///   the address book holds.
+    func run(token: String?, isFirst: Bool = false) throws -> SyncReport {
+        let named = groups
+        var isSettled = groups != nil
+        if isFirst, isSettled { try database.read { db in isSettled = try !state.holdsNoSyncedCard(db) } }
+        // Unsettled, a pull takes CATEGORIES as groups and group cards as
+        // groups, whichever the address book holds.
+        if !isSettled { groups = nil }
         try pull(token: token)
-        try settleGroupConvention()
+        if !isSettled { try settleGroupConvention(named: named) }
         try push()
         if groups == .cards { try pushGroups() }
         return report
@@ -452,6 +463,7 @@ final class SyncSession {
         // one is taken in under an id of its own (``ContactWriter/rehomingTakenIDs``).
         let stored = try ContactReader.stored(ids: [id], db).first.flatMap { $0.book == state.book ? $0 : nil }
         let local = try stored.flatMap { try ContactReader.withChildren([$0], db).first }
+        if !server.groups.isEmpty { holdsCategories = true }
         // The UID is the contact's, never a difference between the sides.
         if let local { server.uid = local.uid }
         if groups == .cards { server = Self.keepingMembership(server, local?.groups ?? []) }

@@ -22,6 +22,19 @@ struct GroupSyncCommandTests {
             + ["REV:2026-11-20T10:00:00Z", "UID:\(uid)", "END:VCARD"]).joined(separator: "\r\n") + "\r\n"
     }
 
+    /// Xandikos holding Anna, Boris and Vera and `groups` (cards by file
+    /// name), written there by vdirsyncer as macOS would.
+    static func appleBook(in directory: TemporaryDirectory, _ groups: [String: String]) throws -> (DAVServer, Vdirsyncer) {
+        let server = try DAVServer(.xandikos, in: directory)
+        let mac = try Vdirsyncer(server: server, in: directory)
+        try mac.write("anna.vcf", Self.person("anna-1", "Anna", "Petrova"))
+        try mac.write("boris.vcf", Self.person("boris-1", "Boris", "Ivanov"))
+        try mac.write("vera.vcf", Self.person("vera-1", "Vera", "Sokolova"))
+        for (name, card) in groups { try mac.write(name, card) }
+        try mac.sync()
+        return (server, mac)
+    }
+
     /// Each group's name, uid and member ids.
     func groups(_ db: String) throws -> [String] {
         let list = try cli.run(db: db, ["group", "list", "--format", "json"]).stdout
@@ -45,13 +58,7 @@ struct GroupSyncCommandTests {
 
     @Test func groupCardsOnXandikosTravelBothWays() throws {
         let directory = TemporaryDirectory()
-        let server = try DAVServer(.xandikos, in: directory)
-        let mac = try Vdirsyncer(server: server, in: directory)
-        try mac.write("anna.vcf", Self.person("anna-1", "Anna", "Petrova"))
-        try mac.write("boris.vcf", Self.person("boris-1", "Boris", "Ivanov"))
-        try mac.write("vera.vcf", Self.person("vera-1", "Vera", "Sokolova"))
-        try mac.write("family.vcf", Self.appleGroup("family-1", "Family", members: ["anna-1", "boris-1"]))
-        try mac.sync()
+        let (server, mac) = try Self.appleBook(in: directory, ["family.vcf": Self.appleGroup("family-1", "Family", members: ["anna-1", "boris-1"])])
 
         let a = try cli.makeEmptyDatabase("a.sqlite", in: directory), b = try cli.makeEmptyDatabase("b.sqlite", in: directory)
         for db in [a, b] {
@@ -181,5 +188,45 @@ struct GroupSyncCommandTests {
         #expect(try sync(b) == "pulled: 3 new, 0 changed, 0 deleted\npushed: 0 new, 0 changed, 0 deleted\n")
         #expect(try groups(b) == ["Team same boris-1"])
         #expect(try cli.run(db: b, ["show", "same"]).stdout.contains("Anna Petrova"))
+    }
+
+    /// Issue 44, item 8: `remote add --groups` naming the convention the
+    /// address book does not hold. The first sync follows what it holds and
+    /// says so: group cards there are kept up to date, CATEGORIES there
+    /// are groups here.
+    @Test func aConventionNamedAgainstWhatTheServerHoldsFollowsTheServer() throws {
+        let directory = TemporaryDirectory()
+        let (server, mac) = try Self.appleBook(in: directory, ["family.vcf": Self.appleGroup("family-1", "Family", members: ["anna-1", "boris-1"])])
+        let a = try cli.makeEmptyDatabase("a.sqlite", in: directory)
+        #expect(try cli.run(db: a, ["remote", "add", "home", server.root, "--groups", "categories"]).exitCode == 0)
+        let first = try cli.run(db: a, ["sync"])
+        #expect(first.exitCode == 0)
+        #expect(first.stderr == "Groups sync as cards, not categories as `remote add --groups` named: the address book holds group cards.\n",
+                "\(first.stderr)")
+        #expect(try cli.run(db: a, ["remote", "list"]).stdout.hasSuffix("\tcards\n"))
+        #expect(try cli.run(db: a, ["group", "remove", "Family", "anna-1"]).exitCode == 0)
+        let second = try cli.run(db: a, ["sync"])
+        #expect(second.exitCode == 0 && second.stderr.isEmpty, "said once: \(second.stderr)")
+        try mac.sync()
+        let family = try #require(try mac.cards()["family.vcf"])
+        #expect(!family.contains("urn:uuid:anna-1") && family.contains("urn:uuid:boris-1"), "\(family)")
+
+        let elsewhere = TemporaryDirectory()
+        let radicale = try DAVServer(.radicale, in: elsewhere)
+        let android = try Vdirsyncer(server: radicale, in: elsewhere)
+        try android.write("anna.vcf", Self.person("anna-1", "Anna", "Petrova", categories: "Family,Work"))
+        try android.write("boris.vcf", Self.person("boris-1", "Boris", "Ivanov", categories: "Family"))
+        try android.sync()
+        let b = try cli.makeEmptyDatabase("b.sqlite", in: elsewhere)
+        #expect(try cli.run(db: b, ["remote", "add", "home", radicale.root, "--username", DAVServer.user,
+                                    "--password-env", "SYNC_PASSWORD", "--groups", "cards"]).exitCode == 0)
+        let pulled = try cli.run(db: b, ["sync"])
+        #expect(pulled.exitCode == 0)
+        #expect(pulled.stderr == "Groups sync as categories, not cards as `remote add --groups` named: "
+                + "the address book holds CATEGORIES on its cards and no group card.\n", "\(pulled.stderr)")
+        #expect(try cli.run(db: b, ["remote", "list"]).stdout.hasSuffix("\tcategories\n"))
+        #expect(try groups(b).map { $0.split(separator: " ").map(String.init) }.map { [$0[0], $0[2]] }
+                == [["Family", "anna-1,boris-1"], ["Work", "anna-1"]])
+        #expect(try sync(b) == Self.quiet)
     }
 }

@@ -92,6 +92,15 @@ package struct SyncState {
             """, arguments: [book]) ?? false
     }
 
+    /// Whether no card, contact's or group's, is known to be on the
+    /// server: what the address book holds is not known yet.
+    package func holdsNoSyncedCard(_ db: Database) throws -> Bool {
+        try Bool.fetchOne(db, sql: """
+            SELECT NOT EXISTS (SELECT 1 FROM syncedCard WHERE bookId = ?1 AND base IS NOT NULL)
+                AND NOT EXISTS (SELECT 1 FROM syncedGroup WHERE bookId = ?1)
+            """, arguments: [book]) ?? false
+    }
+
     /// The ETag of every card the server is known to hold, by href.
     package func etags(_ db: Database) throws -> [String: String?] {
         var etags: [String: String?] = [:]
