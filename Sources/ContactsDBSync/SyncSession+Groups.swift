@@ -15,7 +15,12 @@ extension SyncSession {
         let uid = card.uid ?? Self.stem(href)
         card.uid = uid
         let synced = try state.group(href: href, db) ?? state.group(uid: uid, db)
-        let local = try GroupWriter.card(uid: uid, book: state.book, db) ?? (synced == nil ? GroupWriter.card(named: card.name, book: state.book, db) : nil)
+        // A group of the card's name is this card's only if it was never
+        // sent to the server: one that was is another card there (two
+        // clients made one name), and stays another group.
+        let named = try synced == nil ? GroupWriter.card(named: card.name, book: state.book, db) : nil
+        let unsent = try named.flatMap { $0.uid }.map { try state.group(uid: $0, db) == nil && state.groupPushes(uid: $0, db).isEmpty } ?? false
+        let local = try GroupWriter.card(uid: uid, book: state.book, db) ?? (unsent ? named : nil)
         // A PUT that arrived before its answer was stored: the server holds
         // what was pushed, agreed on by both.
         let pushed = try state.groupPushes(uid: uid, db).contains(card.agreement)
@@ -26,7 +31,7 @@ extension SyncSession {
             var written = card
             (written.name, written.members) = (name, members)
             if written.agreement != local?.agreement || written.properties != local?.properties {
-                try writer.write(written, exactly: true, db)
+                try writer.write(written, exactly: true, matchingName: local != nil, db)
                 if local == nil { report.pulled.new += 1 } else { report.pulled.changed += 1 }
             }
         }

@@ -35,6 +35,11 @@ struct GroupSyncCommandTests {
         return (server, mac)
     }
 
+    /// A card's lines as written (folded lines stay apart).
+    static func lines(_ card: String) -> [String] {
+        card.split(whereSeparator: \.isNewline).map(String.init)
+    }
+
     /// Each group's name, uid and member ids.
     func groups(_ db: String) throws -> [String] {
         let list = try cli.run(db: db, ["group", "list", "--format", "json"]).stdout
@@ -163,6 +168,45 @@ struct GroupSyncCommandTests {
         let groupCards = try mac.cards().values.filter { $0.contains("X-ADDRESSBOOKSERVER-KIND:group") || $0.contains("KIND:group") }
         #expect(groupCards.count == 11, "one card per group")
         print("killed group sync: \(killed) of 6 syncs killed")
+    }
+
+    /// Issue 44, item 2: two group cards of one name with UIDs of their own
+    /// (another client made the second) stay two groups; neither card is
+    /// deleted nor renamed on the server, and the one taken in second is
+    /// told apart here as `Work (2)`.
+    @Test func twoGroupCardsOfOneNameStayTwoGroups() throws {
+        let directory = TemporaryDirectory()
+        let (server, mac) = try Self.appleBook(in: directory, ["work-a.vcf": Self.appleGroup("work-a", "Work", members: ["anna-1"]),
+                                                               "work-b.vcf": Self.appleGroup("work-b", "Work", members: ["boris-1"])])
+
+        let a = try cli.makeEmptyDatabase("a.sqlite", in: directory)
+        #expect(try cli.run(db: a, ["remote", "add", "home", server.root]).exitCode == 0)
+        #expect(try sync(a) == "pulled: 5 new, 0 changed, 0 deleted\npushed: 0 new, 0 changed, 0 deleted\n")
+        // Whichever came second is told apart.
+        let found = try groups(a)
+        #expect(found == ["Work (2) work-b boris-1", "Work work-a anna-1"] || found == ["Work (2) work-a anna-1", "Work work-b boris-1"],
+                "\(found)")
+        let (apart, file, member) = found.first == "Work (2) work-b boris-1" ? ("work-b", "work-b.vcf", "boris-1") : ("work-a", "work-a.vcf", "anna-1")
+        let other = apart == "work-a" ? "work-b.vcf" : "work-a.vcf"
+        #expect(try sync(a) == Self.quiet)
+
+        // The one told apart is named so here; its card keeps its name.
+        #expect(try cli.run(db: a, ["group", "add", "Work (2)", "vera-1"]).exitCode == 0)
+        #expect(try sync(a) == "pulled: 0 new, 0 changed, 0 deleted\npushed: 0 new, 1 changed, 0 deleted\n")
+        try mac.sync()
+        let cards = try mac.cards()
+        let second = try #require(cards[file])
+        #expect(Self.lines(second).contains("FN:Work") && second.contains("urn:uuid:vera-1") && second.contains("urn:uuid:\(member)"), "\(second)")
+        let first = try #require(cards[other])
+        #expect(Self.lines(first).contains("FN:Work") && !first.contains("vera-1") && !first.contains("urn:uuid:\(member)"), "\(first)")
+
+        // Renamed here, it takes the new name there.
+        #expect(try cli.run(db: a, ["group", "rename", "Work (2)", "Projects"]).exitCode == 0)
+        _ = try sync(a)
+        try mac.sync()
+        #expect(Self.lines(try mac.cards()[file] ?? "").contains("FN:Projects"))
+        #expect(try groups(a).first == "Projects \(apart) \([member, "vera-1"].sorted().joined(separator: ","))")
+        #expect(try sync(a) == Self.quiet)
     }
 
     /// Issue 44, item 7: a group card whose UID is a contact's: two things,
