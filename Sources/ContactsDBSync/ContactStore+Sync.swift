@@ -115,7 +115,7 @@ extension ContactStore {
         return try SyncSession(database: database, state: SyncState(book: stored.book), client: client, collection: url,
                                version: VCardVersion(rawValue: stored.vCardVersion) ?? .v3,
                                prefer: prefer, groups: stored.remote.groups, dryRun: dryRun, workers: workers, progress: progress)
-            .run(token: stored.syncToken)
+            .run(token: stored.syncToken, isFirst: stored.remote.lastSyncedAt == nil)
     }
 
     // MARK: - Non public

@@ -15,7 +15,12 @@ extension SyncSession {
         let uid = card.uid ?? Self.stem(href)
         card.uid = uid
         let synced = try state.group(href: href, db) ?? state.group(uid: uid, db)
-        let local = try GroupWriter.card(uid: uid, book: state.book, db) ?? (synced == nil ? GroupWriter.card(named: card.name, book: state.book, db) : nil)
+        // A group of the card's name is this card's only if it was never
+        // sent to the server: one that was is another card there (two
+        // clients made one name), and stays another group.
+        let named = try synced == nil ? GroupWriter.card(named: card.name, book: state.book, db) : nil
+        let unsent = try named.flatMap { $0.uid }.map { try state.group(uid: $0, db) == nil && state.groupPushes(uid: $0, db).isEmpty } ?? false
+        let local = try GroupWriter.card(uid: uid, book: state.book, db) ?? (unsent ? named : nil)
         // A PUT that arrived before its answer was stored: the server holds
         // what was pushed, agreed on by both.
         let pushed = try state.groupPushes(uid: uid, db).contains(card.agreement)
@@ -26,7 +31,7 @@ extension SyncSession {
             var written = card
             (written.name, written.members) = (name, members)
             if written.agreement != local?.agreement || written.properties != local?.properties {
-                try writer.write(written, exactly: true, db)
+                try writer.write(written, exactly: true, matchingName: local != nil, db)
                 if local == nil { report.pulled.new += 1 } else { report.pulled.changed += 1 }
             }
         }
@@ -46,14 +51,22 @@ extension SyncSession {
         return true
     }
 
-    /// A remote whose convention is not known yet keeps the one its
-    /// address book holds: a group card there (pulled by now) → cards.
-    func settleGroupConvention() throws {
-        guard groups == nil, !dryRun else { return }
+    /// A remote whose convention is not known yet, or was only named and
+    /// never synced, follows what its address book holds: a group card
+    /// there (pulled by now) → cards; CATEGORIES on a card and no group
+    /// card → categories; neither → the one named, else categories. One
+    /// that differs from the one named is reported.
+    func settleGroupConvention(named: GroupConvention?) throws {
+        guard !dryRun else {
+            groups = named
+            return
+        }
         try database.write { db in
-            let found: GroupConvention = try state.groups(db).isEmpty ? .categories : .cards
+            let found: GroupConvention = try !state.groups(db).isEmpty ? .cards
+                : holdsCategories ? .categories : named ?? .categories
             try state.setGroupConvention(found, db)
             self.groups = found
+            if let named, named != found { report.groupsFollowed = GroupConventionChange(named: named, found: found) }
         }
     }
 
@@ -80,7 +93,7 @@ extension SyncSession {
                 guard let uid = card.uid else { continue }
                 let record = synced[uid]
                 if record?.base == card.agreement { continue }
-                puts.append((card, record, record?.href ?? self.groupHref(uid)))
+                puts.append((card, record, try record?.href ?? self.groupHref(uid, db)))
             }
             let uids = Set(local.compactMap(\.uid))
             deletes = synced.values.filter { !uids.contains($0.uid) }.sorted { $0.uid < $1.uid }
@@ -132,10 +145,16 @@ extension SyncSession {
     }
 
     /// Where a group card the server never had goes: its uid's file name,
-    /// so that a rerun after a crash picks the same href.
-    private func groupHref(_ uid: String) -> String {
+    /// so that a rerun after a crash picks the same href, unless a contact's
+    /// card is there or would go there (a contact with the group's UID is
+    /// another thing): then a digest of the uid.
+    private func groupHref(_ uid: String, _ db: Database) throws -> String {
         let base = collection.path.hasSuffix("/") ? collection.path : collection.path + "/"
-        return base + CardFileName.of(uid)
+        if try state.card(href: base + CardFileName.of(uid), db) == nil,
+           try ContactReader.stored(ids: [uid], db).first?.book != state.book {
+            return base + CardFileName.of(uid)
+        }
+        return base + "group-" + Checksum.sha256(uid.utf8).prefix(40) + ".vcf"
     }
 
     // MARK: - The members' cards in the cards convention

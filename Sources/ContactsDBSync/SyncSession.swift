@@ -51,6 +51,10 @@ final class SyncSession {
     private var moved: Set<String> = []
     /// Hrefs whose card could not be read: not pushed over.
     private var unreadable: Set<String> = []
+    /// Whether a card pulled carried CATEGORIES.
+    var holdsCategories = false
+    /// New cards a dry run's listing shows arrived: not to be pushed.
+    private var confirmedInDryRun: Set<String> = []
 
     /// Contacts pushed before their outcome is stored.
     static let batchSize = 100
@@ -76,9 +80,18 @@ final class SyncSession {
         self.progress = progress
     }
 
-    func run(token: String?) throws -> SyncReport {
+    /// - parameter isFirst: whether the remote never finished a sync: the
+    ///   convention `remote add --groups` named is checked against what
+    ///   the address book holds.
+    func run(token: String?, isFirst: Bool = false) throws -> SyncReport {
+        let named = groups
+        var isSettled = groups != nil
+        if isFirst, isSettled { try database.read { db in isSettled = try !state.holdsNoSyncedCard(db) } }
+        // Unsettled, a pull takes CATEGORIES as groups and group cards as
+        // groups, whichever the address book holds.
+        if !isSettled { groups = nil }
         try pull(token: token)
-        try settleGroupConvention()
+        if !isSettled { try settleGroupConvention(named: named) }
         try push()
         if groups == .cards { try pushGroups() }
         return report
@@ -97,13 +110,25 @@ final class SyncSession {
 
     private func pull(token: String?) throws {
         var listing = try list(since: token)
-        var known: [String: String?] = [:], unconfirmed: Set<String> = [], isEmpty = false
+        var known: [String: String?] = [:], unconfirmed: [String: (contactId: String, etag: String?)] = [:], isEmpty = false
         try database.read { db in
-            (known, unconfirmed, isEmpty) = (try state.etags(db), try state.unconfirmedHrefs(db), try state.isEmpty(db))
+            (known, unconfirmed, isEmpty) = (try state.etags(db), try state.unconfirmedCards(db), try state.isEmpty(db))
+        }
+        // A new card's PUT is known to have arrived only once a listing
+        // shows the ETag its answer gave: a server may answer 201 and keep
+        // nothing.
+        var confirmed: [String: String] = [:]
+        for member in listing.members where member.etag != nil && unconfirmed[member.href]?.etag == member.etag {
+            confirmed[member.href] = unconfirmed.removeValue(forKey: member.href)?.contactId
+            known[member.href] = member.etag
         }
         if listing.isComplete {
             let present = Set(listing.members.map(\.href))
             listing.removed = known.keys.filter { !present.contains($0) }.sorted()
+            // Never listed, so never deleted there: pushed again as new.
+            for (href, card) in unconfirmed where !present.contains(href) {
+                report.skipped.append("\(card.contactId): the server does not list its card \(href), which was pushed; it is pushed again")
+            }
         }
         let wanted = listing.members.filter { member in
             guard let stored = known[member.href] else { return true }
@@ -112,12 +137,18 @@ final class SyncSession {
         // A server's word that a card only pushed is gone counts too (its
         // PUT arrived); the absence from a whole listing does not (it may
         // never have).
-        let removed = listing.removed.filter { known[$0] != nil || (!listing.isComplete && unconfirmed.contains($0)) }
+        let removed = listing.removed.filter { known[$0] != nil || (!listing.isComplete && unconfirmed[$0] != nil) }
         if dryRun {
+            confirmedInDryRun = Set(confirmed.values)
             report.pulled.new = wanted.filter { known[$0.href] == nil }.count
             report.pulled.changed = wanted.count - report.pulled.new
             report.pulled.deleted = removed.count
             return
+        }
+        if !confirmed.isEmpty {
+            try database.write { db in
+                for href in confirmed.keys { try state.confirmLastPush(href: href, db) }
+            }
         }
         total = wanted.count
         moved = Set(removed)
@@ -432,6 +463,7 @@ final class SyncSession {
         // one is taken in under an id of its own (``ContactWriter/rehomingTakenIDs``).
         let stored = try ContactReader.stored(ids: [id], db).first.flatMap { $0.book == state.book ? $0 : nil }
         let local = try stored.flatMap { try ContactReader.withChildren([$0], db).first }
+        if !server.groups.isEmpty { holdsCategories = true }
         // The UID is the contact's, never a difference between the sides.
         if let local { server.uid = local.uid }
         if groups == .cards { server = Self.keepingMembership(server, local?.groups ?? []) }
@@ -517,7 +549,7 @@ final class SyncSession {
         try database.read { db in changes = try state.localChanges(db) }
         if dryRun {
             (report.pushed.new, report.pushed.changed, report.pushed.deleted) =
-                (changes.new.count, changes.changed.count, changes.deleted.count)
+                (changes.new.filter { !confirmedInDryRun.contains($0) }.count, changes.changed.count, changes.deleted.count)
             return
         }
         let ids = changes.new + changes.changed
@@ -599,8 +631,13 @@ final class SyncSession {
         }
         try database.write { db in
             for (card, isNew) in stored {
-                try state.save(card, db)
-                if isNew { self.report.pushed.new += 1 } else { self.report.pushed.changed += 1 }
+                if isNew {
+                    try state.saveAnsweredPush(contactId: card.contactId, etag: card.etag, db)
+                    self.report.pushed.new += 1
+                } else {
+                    try state.save(card, db)
+                    self.report.pushed.changed += 1
+                }
             }
         }
         done += ids.count
@@ -638,13 +675,13 @@ final class SyncSession {
 
     /// Where a contact the server never had goes: the file name `export
     /// --directory` gives it (``CardFileName``: no two ids share one, even
-    /// on a server whose storage folds case) where no other card holds it,
-    /// else a digest of the id; either way a rerun after a crash picks the
-    /// same href.
+    /// on a server whose storage folds case) where no other card, contact's
+    /// or group's, holds it, else a digest of the id; either way a rerun
+    /// after a crash picks the same href.
     private func newHref(_ id: String, _ db: Database) throws -> String {
         let base = collection.path.hasSuffix("/") ? collection.path : collection.path + "/"
         let name = CardFileName.of(id)
-        if try state.card(href: base + name, db).map({ $0.contactId == id }) ?? true {
+        if try state.card(href: base + name, db).map({ $0.contactId == id }) ?? (state.group(href: base + name, db) == nil) {
             return base + name
         }
         return base + Checksum.sha256(id.utf8).prefix(40) + ".vcf"

@@ -22,6 +22,24 @@ struct GroupSyncCommandTests {
             + ["REV:2026-11-20T10:00:00Z", "UID:\(uid)", "END:VCARD"]).joined(separator: "\r\n") + "\r\n"
     }
 
+    /// Xandikos holding Anna, Boris and Vera and `groups` (cards by file
+    /// name), written there by vdirsyncer as macOS would.
+    static func appleBook(in directory: TemporaryDirectory, _ groups: [String: String]) throws -> (DAVServer, Vdirsyncer) {
+        let server = try DAVServer(.xandikos, in: directory)
+        let mac = try Vdirsyncer(server: server, in: directory)
+        try mac.write("anna.vcf", Self.person("anna-1", "Anna", "Petrova"))
+        try mac.write("boris.vcf", Self.person("boris-1", "Boris", "Ivanov"))
+        try mac.write("vera.vcf", Self.person("vera-1", "Vera", "Sokolova"))
+        for (name, card) in groups { try mac.write(name, card) }
+        try mac.sync()
+        return (server, mac)
+    }
+
+    /// A card's lines as written (folded lines stay apart).
+    static func lines(_ card: String) -> [String] {
+        card.split(whereSeparator: \.isNewline).map(String.init)
+    }
+
     /// Each group's name, uid and member ids.
     func groups(_ db: String) throws -> [String] {
         let list = try cli.run(db: db, ["group", "list", "--format", "json"]).stdout
@@ -45,13 +63,7 @@ struct GroupSyncCommandTests {
 
     @Test func groupCardsOnXandikosTravelBothWays() throws {
         let directory = TemporaryDirectory()
-        let server = try DAVServer(.xandikos, in: directory)
-        let mac = try Vdirsyncer(server: server, in: directory)
-        try mac.write("anna.vcf", Self.person("anna-1", "Anna", "Petrova"))
-        try mac.write("boris.vcf", Self.person("boris-1", "Boris", "Ivanov"))
-        try mac.write("vera.vcf", Self.person("vera-1", "Vera", "Sokolova"))
-        try mac.write("family.vcf", Self.appleGroup("family-1", "Family", members: ["anna-1", "boris-1"]))
-        try mac.sync()
+        let (server, mac) = try Self.appleBook(in: directory, ["family.vcf": Self.appleGroup("family-1", "Family", members: ["anna-1", "boris-1"])])
 
         let a = try cli.makeEmptyDatabase("a.sqlite", in: directory), b = try cli.makeEmptyDatabase("b.sqlite", in: directory)
         for db in [a, b] {
@@ -156,5 +168,109 @@ struct GroupSyncCommandTests {
         let groupCards = try mac.cards().values.filter { $0.contains("X-ADDRESSBOOKSERVER-KIND:group") || $0.contains("KIND:group") }
         #expect(groupCards.count == 11, "one card per group")
         print("killed group sync: \(killed) of 6 syncs killed")
+    }
+
+    /// Issue 44, item 2: two group cards of one name with UIDs of their own
+    /// (another client made the second) stay two groups; neither card is
+    /// deleted nor renamed on the server, and the one taken in second is
+    /// told apart here as `Work (2)`.
+    @Test func twoGroupCardsOfOneNameStayTwoGroups() throws {
+        let directory = TemporaryDirectory()
+        let (server, mac) = try Self.appleBook(in: directory, ["work-a.vcf": Self.appleGroup("work-a", "Work", members: ["anna-1"]),
+                                                               "work-b.vcf": Self.appleGroup("work-b", "Work", members: ["boris-1"])])
+
+        let a = try cli.makeEmptyDatabase("a.sqlite", in: directory)
+        #expect(try cli.run(db: a, ["remote", "add", "home", server.root]).exitCode == 0)
+        #expect(try sync(a) == "pulled: 5 new, 0 changed, 0 deleted\npushed: 0 new, 0 changed, 0 deleted\n")
+        // Whichever came second is told apart.
+        let found = try groups(a)
+        #expect(found == ["Work (2) work-b boris-1", "Work work-a anna-1"] || found == ["Work (2) work-a anna-1", "Work work-b boris-1"],
+                "\(found)")
+        let (apart, file, member) = found.first == "Work (2) work-b boris-1" ? ("work-b", "work-b.vcf", "boris-1") : ("work-a", "work-a.vcf", "anna-1")
+        let other = apart == "work-a" ? "work-b.vcf" : "work-a.vcf"
+        #expect(try sync(a) == Self.quiet)
+
+        // The one told apart is named so here; its card keeps its name.
+        #expect(try cli.run(db: a, ["group", "add", "Work (2)", "vera-1"]).exitCode == 0)
+        #expect(try sync(a) == "pulled: 0 new, 0 changed, 0 deleted\npushed: 0 new, 1 changed, 0 deleted\n")
+        try mac.sync()
+        let cards = try mac.cards()
+        let second = try #require(cards[file])
+        #expect(Self.lines(second).contains("FN:Work") && second.contains("urn:uuid:vera-1") && second.contains("urn:uuid:\(member)"), "\(second)")
+        let first = try #require(cards[other])
+        #expect(Self.lines(first).contains("FN:Work") && !first.contains("vera-1") && !first.contains("urn:uuid:\(member)"), "\(first)")
+
+        // Renamed here, it takes the new name there.
+        #expect(try cli.run(db: a, ["group", "rename", "Work (2)", "Projects"]).exitCode == 0)
+        _ = try sync(a)
+        try mac.sync()
+        #expect(Self.lines(try mac.cards()[file] ?? "").contains("FN:Projects"))
+        #expect(try groups(a).first == "Projects \(apart) \([member, "vera-1"].sorted().joined(separator: ","))")
+        #expect(try sync(a) == Self.quiet)
+    }
+
+    /// Issue 44, item 7: a group card whose UID is a contact's: two things,
+    /// two cards. The group's reaches the server beside the contact's, and
+    /// no sync says the server changed it.
+    @Test func aGroupWithAContactsUIDReachesTheServer() throws {
+        let directory = TemporaryDirectory()
+        let server = try DAVServer(.xandikos, in: directory)
+        let a = try cli.makeEmptyDatabase("a.sqlite", in: directory)
+        #expect(try cli.run(db: a, ["remote", "add", "home", server.root, "--groups", "cards"]).exitCode == 0)
+        let file = directory.write("same.vcf", Self.person("same", "Anna", "Petrova") + Self.person("boris-1", "Boris", "Ivanov")
+                                   + Self.appleGroup("same", "Team", members: ["boris-1"]))
+        #expect(try cli.run(db: a, ["import", file]).exitCode == 0)
+        for _ in 0..<2 {
+            let synced = try cli.run(db: a, ["sync"])
+            #expect(synced.exitCode == 0 && synced.stderr.isEmpty, "\(synced.stderr)")
+        }
+        #expect(try sync(a) == Self.quiet)
+        // Another device finds both: vdirsyncer cannot be it, as it
+        // refuses two cards of one UID.
+        let b = try cli.makeEmptyDatabase("b.sqlite", in: directory)
+        #expect(try cli.run(db: b, ["remote", "add", "home", server.root]).exitCode == 0)
+        #expect(try sync(b) == "pulled: 3 new, 0 changed, 0 deleted\npushed: 0 new, 0 changed, 0 deleted\n")
+        #expect(try groups(b) == ["Team same boris-1"])
+        #expect(try cli.run(db: b, ["show", "same"]).stdout.contains("Anna Petrova"))
+    }
+
+    /// Issue 44, item 8: `remote add --groups` naming the convention the
+    /// address book does not hold. The first sync follows what it holds and
+    /// says so: group cards there are kept up to date, CATEGORIES there
+    /// are groups here.
+    @Test func aConventionNamedAgainstWhatTheServerHoldsFollowsTheServer() throws {
+        let directory = TemporaryDirectory()
+        let (server, mac) = try Self.appleBook(in: directory, ["family.vcf": Self.appleGroup("family-1", "Family", members: ["anna-1", "boris-1"])])
+        let a = try cli.makeEmptyDatabase("a.sqlite", in: directory)
+        #expect(try cli.run(db: a, ["remote", "add", "home", server.root, "--groups", "categories"]).exitCode == 0)
+        let first = try cli.run(db: a, ["sync"])
+        #expect(first.exitCode == 0)
+        #expect(first.stderr == "Groups sync as cards, not categories as `remote add --groups` named: the address book holds group cards.\n",
+                "\(first.stderr)")
+        #expect(try cli.run(db: a, ["remote", "list"]).stdout.hasSuffix("\tcards\n"))
+        #expect(try cli.run(db: a, ["group", "remove", "Family", "anna-1"]).exitCode == 0)
+        let second = try cli.run(db: a, ["sync"])
+        #expect(second.exitCode == 0 && second.stderr.isEmpty, "said once: \(second.stderr)")
+        try mac.sync()
+        let family = try #require(try mac.cards()["family.vcf"])
+        #expect(!family.contains("urn:uuid:anna-1") && family.contains("urn:uuid:boris-1"), "\(family)")
+
+        let elsewhere = TemporaryDirectory()
+        let radicale = try DAVServer(.radicale, in: elsewhere)
+        let android = try Vdirsyncer(server: radicale, in: elsewhere)
+        try android.write("anna.vcf", Self.person("anna-1", "Anna", "Petrova", categories: "Family,Work"))
+        try android.write("boris.vcf", Self.person("boris-1", "Boris", "Ivanov", categories: "Family"))
+        try android.sync()
+        let b = try cli.makeEmptyDatabase("b.sqlite", in: elsewhere)
+        #expect(try cli.run(db: b, ["remote", "add", "home", radicale.root, "--username", DAVServer.user,
+                                    "--password-env", "SYNC_PASSWORD", "--groups", "cards"]).exitCode == 0)
+        let pulled = try cli.run(db: b, ["sync"])
+        #expect(pulled.exitCode == 0)
+        #expect(pulled.stderr == "Groups sync as categories, not cards as `remote add --groups` named: "
+                + "the address book holds CATEGORIES on its cards and no group card.\n", "\(pulled.stderr)")
+        #expect(try cli.run(db: b, ["remote", "list"]).stdout.hasSuffix("\tcategories\n"))
+        #expect(try groups(b).map { $0.split(separator: " ").map(String.init) }.map { [$0[0], $0[2]] }
+                == [["Family", "anna-1,boris-1"], ["Work", "anna-1"]])
+        #expect(try sync(b) == Self.quiet)
     }
 }

@@ -191,4 +191,28 @@ struct HostileServerTests {
         let ids = try cli.run(db: db, ["query", "--format", "csv"]).stdout.split(whereSeparator: \.isNewline).dropFirst().map { $0.prefix { $0 != "," } }
         #expect(ids.sorted() == ["good1", "good2"])
     }
+
+    /// Issue 44, item 1: a server that answers 201 to a PUT and keeps
+    /// nothing. A card made here that no listing ever showed is not one
+    /// deleted there: its contact stays, and it is pushed again, each sync
+    /// saying so.
+    @Test func aPutTheServerDropsIsPushedAgainNotDeletedHere() throws {
+        let server = try Server("drops-puts", in: directory)
+        let db = try database("dropped.sqlite", remote: server)
+        let ids = ["a", "b", "c", "d", "e"]
+        try cli.importContacts(ids: ids, into: db, in: directory)
+        let first = try cli.run(db: db, ["sync"])
+        #expect(first.exitCode == 0 && first.stdout.hasSuffix("pushed: 5 new, 0 changed, 0 deleted\n"), "\(first.stdout)\(first.stderr)")
+        for _ in 0..<2 {
+            let again = try cli.run(db: db, ["sync"])
+            #expect(again.exitCode == 0, "\(again.stderr)")
+            #expect(again.stdout == "pulled: 0 new, 0 changed, 0 deleted\npushed: 5 new, 0 changed, 0 deleted\n", "\(again.stdout)")
+            let notices = again.stderr.split(separator: "\n").filter { $0.contains("which was pushed; it is pushed again") }
+            #expect(notices.count == 5, "\(again.stderr)")
+            #expect(try cli.count(db) == 5)
+            #expect(try cli.run(db: db, ["conflicts"]).stdout == "No conflicts.\n")
+        }
+        let puts = server.requests.filter { $0.method == "PUT" }.map(\.path)
+        #expect(puts.count == 15 && Set(puts) == Set(ids.map { "/ab/\($0).vcf" }), "\(puts)")
+    }
 }

@@ -286,6 +286,9 @@ import Testing
             ("0016_group_sync", { db in try db.tableExists("syncedGroup") }),
             ("0017_books", { db in try db.tableExists("book") }),
             ("0018_merge_ids", { db in try db.tableExists("contactMergeSequence") }),
+            ("0020_group_names", { db in
+                try db.tableExists("contactGroup") && db.columns(in: "contactGroup").contains { $0.name == "cardName" }
+            }),
         ]
         var random = SplitMix64(seed: 13)
         var stops = Array(repeating: 0, count: upgrades.count + 1), killedAfterBackup = 0

@@ -28,6 +28,9 @@ Modes:
   gzip-bomb     an address book whose listing is gzip that grows 1000 times
   many-elements an address book whose listing (63 MB) holds 10.5 million
                 empty elements, in a response's prop and then beside it
+  drops-puts    an empty address book that answers every PUT 201 with an
+                ETag and keeps nothing (a broken proxy, a full quota), and
+                has no sync-collection (501), so each sync lists it whole
 Both listeners stop when the process gets SIGTERM.
 """
 import http.server
@@ -156,6 +159,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return
         if self.command == "PROPFIND" and self.headers.get("Depth") == "0":
             return self.multistatus(ADDRESS_BOOK.format(path=self.path))
+        if self.command == "REPORT" and self.mode == "drops-puts" and b"sync-collection" in body:
+            return self.answer(501)
         if self.command in ("REPORT", "PROPFIND") and self.mode == "outside":
             return self.multistatus(self.outside_listing(body))
         if self.command in ("REPORT", "PROPFIND") and self.mode == "bad-cards":

@@ -13,8 +13,25 @@ public struct SyncReport: Hashable, Sendable {
     /// Hrefs the server named outside the address book, which are never
     /// asked for or written to: reported as one line, however many.
     public var outside = OutsideHrefs()
+    /// The convention a first sync found the address book holding where
+    /// it differs from the one `remote add --groups` named: the one its
+    /// groups follow from now on.
+    public var groupsFollowed: GroupConventionChange?
 
     public init() {}
+}
+
+/// A remote's groups following what its address book holds rather than
+/// what it was told.
+public struct GroupConventionChange: Hashable, Sendable {
+    /// What `remote add --groups` named.
+    public var named: GroupConvention
+    /// What the address book holds, now the remote's.
+    public var found: GroupConvention
+
+    public init(named: GroupConvention, found: GroupConvention) {
+        (self.named, self.found) = (named, found)
+    }
 }
 
 /// Hrefs outside the address book: how many, and the first few by which

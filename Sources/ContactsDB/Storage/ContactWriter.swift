@@ -220,8 +220,8 @@ package final class ContactWriter {
     }
 
     /// Takes a group card in as its group (``GroupWriter/write(_:exactly:_:)``).
-    package func write(_ card: GroupCard, exactly: Bool = false, _ db: Database) throws {
-        try groups.write(card, exactly: exactly, db)
+    package func write(_ card: GroupCard, exactly: Bool = false, matchingName: Bool = true, _ db: Database) throws {
+        try groups.write(card, exactly: exactly, matchingName: matchingName, db)
         if !card.members.isEmpty { mayJoinPendingGroups = true }
     }
 

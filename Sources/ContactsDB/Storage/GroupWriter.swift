@@ -66,17 +66,22 @@ package struct GroupWriter {
     ///
     /// - parameter exactly: true also takes out the members the card does
     ///   not name, for a sync that takes the server's card as it is.
-    func write(_ card: GroupCard, exactly: Bool = false, _ db: Database) throws {
+    /// - parameter matchingName: false for a card that is not the group of
+    ///   its name (another client's card of that name): a new group, told
+    ///   apart by its name here when the name is taken.
+    func write(_ card: GroupCard, exactly: Bool = false, matchingName: Bool = true, _ db: Database) throws {
         let pk: Int64
         if let uid = card.uid, let known = try Self.pk(uid: uid, book: book, db) {
             pk = known
-            if try Self.pk(named: card.name, book: book, db).map({ $0 == known }) ?? true { try Self.rename(pk, to: card.name, db) }
-        } else if let named = try Self.pk(named: card.name, book: book, db) {
+            try name(pk, as: card.name, db)
+        } else if matchingName, let named = try Self.pk(named: card.name, book: book, db) {
             pk = named
             if let uid = card.uid { try db.execute(sql: "UPDATE contactGroup SET uid = ? WHERE pk = ?", arguments: [uid, pk]) }
         } else {
-            try create(card.name, uid: card.uid)
-            pk = try Self.existingPK(named: card.name, book: book, db)
+            let name = try Self.freeName(for: card.name, book: book, db)
+            try create(name, uid: card.uid)
+            pk = try Self.existingPK(named: name, book: book, db)
+            if name != card.name { try db.execute(sql: "UPDATE contactGroup SET cardName = ? WHERE pk = ?", arguments: [card.name, pk]) }
         }
         try db.execute(sql: "DELETE FROM groupProperty WHERE groupPk = ?", arguments: [pk])
         for (position, line) in card.properties.enumerated() {
@@ -100,6 +105,31 @@ package struct GroupWriter {
                     .execute(arguments: [pk, member])
             }
         }
+    }
+
+    /// Gives the group `pk` the name its card has: that name where no other
+    /// group of the book has it, else a name told apart (``freeName``),
+    /// the card's kept as its `cardName`.
+    private func name(_ pk: Int64, as cardName: String, _ db: Database) throws {
+        let current = try Row.fetchOne(db, sql: "SELECT name, cardName FROM contactGroup WHERE pk = ?", arguments: [pk])
+        let (name, kept): (String?, String?) = (current?[0], current?[1])
+        if try Self.pk(named: cardName, book: book, db).map({ $0 == pk }) ?? true {
+            try Self.rename(pk, to: cardName, db)
+        } else if kept != cardName || name == nil {
+            try Self.rename(pk, to: try Self.freeName(for: cardName, book: book, db), db)
+            try db.execute(sql: "UPDATE contactGroup SET cardName = ? WHERE pk = ?", arguments: [cardName, pk])
+        }
+    }
+
+    /// `name` where no group of `book` has it in any case, else the first
+    /// of `name (2)`, `name (3)`, … that is free.
+    static func freeName(for name: String, book: BookRecords.ID, _ db: Database) throws -> String {
+        var candidate = name, number = 1
+        while try pk(named: candidate, book: book, db) != nil {
+            number += 1
+            candidate = "\(name) (\(number))"
+        }
+        return candidate
     }
 
     /// The contact of this book whose card has `uid`: by its own uid, else
@@ -142,9 +172,10 @@ package struct GroupWriter {
         var cards: [Int64: GroupCard] = [:], order: [Int64] = []
         let groups = "SELECT pk FROM contactGroup WHERE (?1 IS NULL OR pk = ?1) AND (?2 IS NULL OR bookId = ?2)"
         try db.forEachRow("""
-            SELECT pk, uid, name FROM contactGroup WHERE pk IN (\(groups)) ORDER BY nameKey, bookId
+            SELECT pk, uid, coalesce(cardName, name) FROM contactGroup WHERE pk IN (\(groups)) ORDER BY nameKey, bookId
             """, [pk, book]) { row in
             order.append(row.int64(0))
+            // A group told apart here by its name keeps its card's.
             cards[row.int64(0)] = GroupCard(uid: row.text(1), name: row.text(2), members: [], properties: [])
         }
         try db.forEachRow("""
@@ -242,7 +273,8 @@ package struct GroupWriter {
     }
 
     static func rename(_ pk: Int64, to name: String, _ db: Database) throws {
-        try db.execute(sql: "UPDATE contactGroup SET name = ?, nameKey = ? WHERE pk = ?", arguments: [name, Text.groupKey(name), pk])
+        try db.execute(sql: "UPDATE contactGroup SET name = ?, nameKey = ?, cardName = NULL WHERE pk = ?",
+                       arguments: [name, Text.groupKey(name), pk])
     }
 
     static func delete(_ pk: Int64, _ db: Database) throws {

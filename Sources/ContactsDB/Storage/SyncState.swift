@@ -92,6 +92,15 @@ package struct SyncState {
             """, arguments: [book]) ?? false
     }
 
+    /// Whether no card, contact's or group's, is known to be on the
+    /// server: what the address book holds is not known yet.
+    package func holdsNoSyncedCard(_ db: Database) throws -> Bool {
+        try Bool.fetchOne(db, sql: """
+            SELECT NOT EXISTS (SELECT 1 FROM syncedCard WHERE bookId = ?1 AND base IS NOT NULL)
+                AND NOT EXISTS (SELECT 1 FROM syncedGroup WHERE bookId = ?1)
+            """, arguments: [book]) ?? false
+    }
+
     /// The ETag of every card the server is known to hold, by href.
     package func etags(_ db: Database) throws -> [String: String?] {
         var etags: [String: String?] = [:]
@@ -157,11 +166,12 @@ package struct SyncState {
     /// Records pushes about to be sent: the version each PUT carries, kept
     /// beside those sent before and not known to have arrived (the server
     /// may hold any one of them), and the href of a card the server never
-    /// had.
+    /// had; the ETag an earlier push of such a card was answered with is
+    /// no longer the last push's.
     package func savePushes(_ pushes: [(contactId: String, href: String, revision: Int, base: String)], _ db: Database) throws {
         let card = try db.cachedStatement(sql: """
             INSERT INTO syncedCard (bookId, contactId, href, revision) VALUES (?, ?, ?, 0)
-            ON CONFLICT (bookId, contactId) DO NOTHING
+            ON CONFLICT (bookId, contactId) DO UPDATE SET etag = NULL WHERE base IS NULL
             """)
         let push = try db.cachedStatement(sql: "INSERT OR REPLACE INTO syncPush (bookId, contactId, revision, base) VALUES (?, ?, ?, ?)")
         for pushed in pushes {
@@ -170,15 +180,38 @@ package struct SyncState {
         }
     }
 
-    /// Hrefs of cards whose pushes are all unconfirmed: the server may hold
-    /// them, or never have had them.
-    package func unconfirmedHrefs(_ db: Database) throws -> Set<String> {
-        var hrefs: Set<String> = []
+    /// Cards whose pushes are all unconfirmed, by href: the server may hold
+    /// them, or never have had them. The ETag is the one the server
+    /// answered the last push with, nil when no answer came.
+    package func unconfirmedCards(_ db: Database) throws -> [String: (contactId: String, etag: String?)] {
+        var cards: [String: (contactId: String, etag: String?)] = [:]
         try db.forEachRow("""
-            SELECT href FROM syncedCard WHERE bookId = ?1 AND base IS NULL
+            SELECT href, contactId, etag FROM syncedCard WHERE bookId = ?1 AND base IS NULL
                 AND contactId IN (SELECT contactId FROM syncPush WHERE bookId = ?1)
-            """, [book]) { hrefs.insert($0.text(0)) }
-        return hrefs
+            """, [book]) { cards[$0.text(0)] = ($0.text(1), $0.optionalText(2)) }
+        return cards
+    }
+
+    /// A new card's PUT answered as stored, with its ETag: still
+    /// unconfirmed until a listing shows the server holds it (a server may
+    /// answer 201 and keep nothing).
+    package func saveAnsweredPush(contactId: String, etag: String?, _ db: Database) throws {
+        try db.cachedStatement(sql: "UPDATE syncedCard SET etag = ? WHERE bookId = ? AND contactId = ?")
+            .execute(arguments: [etag, book, contactId])
+    }
+
+    /// A listing showed the card at `href` with the ETag its last push was
+    /// answered with: the server holds that push, now the agreed version.
+    package func confirmLastPush(href: String, _ db: Database) throws {
+        try db.cachedStatement(sql: """
+            UPDATE syncedCard SET (revision, base) = (
+                SELECT p.revision, p.base FROM syncPush p WHERE p.bookId = ?1 AND p.contactId = syncedCard.contactId
+                ORDER BY p.revision DESC LIMIT 1)
+            WHERE bookId = ?1 AND href = ?2 AND base IS NULL
+            """).execute(arguments: [book, href])
+        try db.cachedStatement(sql: """
+            DELETE FROM syncPush WHERE bookId = ?1 AND contactId = (SELECT contactId FROM syncedCard WHERE bookId = ?1 AND href = ?2)
+            """).execute(arguments: [book, href])
     }
 
     package func save(_ card: SyncedCard, _ db: Database) throws {

@@ -39,7 +39,7 @@ extension ContactsDBCommand {
             var addressbook: String?
             @OptionGroup var timeout: RemoteTimeoutOption
             @Option(help: ArgumentHelp(
-                "How the address book keeps groups: a card per group, or CATEGORIES on the members' cards (default: the one it holds, found at the first sync).",
+                "How the address book keeps groups: a card per group, or CATEGORIES on the members' cards (default: the one it holds, found at the first sync, which also follows what the address book holds where it differs from this, saying so).",
                 valueName: "cards|categories"))
             var groups: GroupConvention?
 

@@ -61,6 +61,7 @@ extension ContactsDBCommand {
                 }
                 for skipped in report.skipped { Terminal.printNotice("\(lead)Not synced: \(Self.oneLine(skipped))") }
                 if report.outside.count > 0 { Terminal.printNotice(lead + Self.line(report.outside)) }
+                if let change = report.groupsFollowed { Terminal.printNotice(lead + Self.line(change)) }
                 if report.conflicts > 0 {
                     Terminal.printNotice("\(lead)\(report.conflicts) conflict\(report.conflicts == 1 ? "" : "s") kept the losing version: see `contactsdb conflicts`.")
                 }
@@ -89,6 +90,12 @@ extension ContactsDBCommand {
         private static func oneLine(_ text: String) -> String {
             text.unicodeScalars.map { $0.properties.generalCategory == .control
                 ? "\\u{\(String($0.value, radix: 16))}" : String($0) }.joined()
+        }
+
+        private static func line(_ change: GroupConventionChange) -> String {
+            let held = change.found == .cards ? "group cards" : "CATEGORIES on its cards and no group card"
+            return "Groups sync as \(change.found.rawValue), not \(change.named.rawValue) as `remote add --groups` named: "
+                + "the address book holds \(held)."
         }
 
         private static func line(_ counts: SyncCounts) -> String {

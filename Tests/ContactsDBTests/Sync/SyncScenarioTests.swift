@@ -392,6 +392,27 @@ import Testing
         #expect(server.names == ["a.vcf"])
     }
 
+    /// A new card's PUT answered 201 is synced once a listing shows its
+    /// ETag: the next sync fetches nothing and pushes nothing, and a dry
+    /// run before it counts nothing to push; an edit then goes with
+    /// If-Match.
+    @Test func aNewCardIsSyncedWhenAListingShowsTheETagItsPutGot() throws {
+        let server = InMemoryAddressBook()
+        let device = try Device(server)
+        try device.add("x", "Vera", "Sokolova")
+        try device.sync()
+        let reports = server.requests("REPORT").count
+        #expect(counts(try device.sync(dryRun: true).pushed) == [0, 0, 0])
+        let again = try device.sync()
+        #expect(counts(again.pulled) == [0, 0, 0] && counts(again.pushed) == [0, 0, 0])
+        #expect(server.requests("PUT").count == 1)
+        #expect(server.requests("REPORT").count - reports == 2, "one listing each, no card fetched")
+        let etag = try #require(server.card("x.vcf")?.etag)
+        try device.store.update(id: "x") { $0.lastName = "Ivanova" }
+        #expect(counts(try device.sync().pushed) == [0, 1, 0])
+        #expect(server.requests("PUT").last?.header("If-Match") == etag)
+    }
+
     /// A stored version that cannot be read stops the sync, rather than
     /// making every property of the card a conflict.
     @Test func aDamagedSyncedVersionFailsTheSyncInsteadOfConflictingEverything() throws {
