@@ -37,7 +37,8 @@ extension ContactsDBCommand {
                 print(ContactPrinter.detail(contact, regions: try store.phoneRegions(), showingBook: try store.hasSeveralBooks()),
                       terminator: "")
                 let linked = try store.linkedIDs(of: id)
-                if !linked.isEmpty { print("linked: " + linked.joined(separator: ", ")) }
+                // Aligned as the detail's own lines are.
+                if !linked.isEmpty { print("  " + "linked:".padding(toLength: 16, withPad: " ", startingAt: 0) + linked.joined(separator: ", ")) }
             case .vcard: print(contact.vCard(version: (vcardVersion ?? .v4).version), terminator: "")
             case .json, .ndjson, .csv:
                 ContactPrinter.print([contact], as: OutputFormat(rawValue: format.rawValue)!, regions: try store.phoneRegions())
