@@ -21,6 +21,10 @@ import Testing
         #expect(twin.values.allSatisfy { $0 >= 0 })
         #expect(twin["rows", default: 0] > 0 && twin["together", default: 0] > 0)
         let queries = try #require(report["queries"] as? [[String: Any]])
-        #expect(queries.map { $0["query"] as? String } == (1...14).map { "Q\($0)" })
+        // The unified variants over a tenth of the contacts linked, each
+        // with the rows of its twin (a mismatch fails the run).
+        #expect(queries.map { $0["query"] as? String } == (1...14).map { "Q\($0)" } + ["U1", "U3", "U4", "U8"])
+        let rows = Dictionary(uniqueKeysWithValues: queries.map { ($0["query"] as? String ?? "", $0["rows"] as? Int ?? -1) })
+        #expect(rows["U1"] == 50 && rows["U8"] ?? 0 > 0 && rows["U8"] ?? 0 <= rows["Q8"] ?? 0)
     }
 }
