@@ -234,6 +234,8 @@ import Testing
         let token = try store.changeToken()
         #expect(try store.link(["a1", "a2"]) == ["a1", "a2"])
         #expect(try store.changes(since: token).changes.isEmpty, "a link is no change of a card")
+        // a4 is in a1's book: one person holds one card of each book.
+        #expect(throws: ContactsDBError.linkWithinBook(ids: ["a4", "a1"], book: "work")) { try store.link(["a4", "a2"]) }
         // A link naming a linked contact joins its person.
         #expect(try store.link(["a3", "a2"]) == ["a1", "a2", "a3"])
     }

@@ -12,8 +12,9 @@ extension ContactStore {
     /// - returns: the ids of the person's cards, in the default order.
     /// - throws: ``ContactsDBError/tooFewToLink(ids:)``,
     ///   ``ContactsDBError/contactsNotFound(ids:)``,
-    ///   ``ContactsDBError/linkWithinBook(ids:book:)`` when two of them are
-    ///   in one book (merge those instead); nothing is written.
+    ///   ``ContactsDBError/linkWithinBook(ids:book:)`` when two of them, or
+    ///   of the cards already linked to them, are in one book (merge those
+    ///   instead); nothing is written.
     @discardableResult
     public func link(_ ids: [String]) throws -> [String] {
         try link(sets: [ids])[0]
@@ -32,7 +33,9 @@ extension ContactStore {
         return try write { db in
             try sets.map { ids in
                 let pks = try ContactReader.pks(ids: ids, db)
-                try Self.requireDifferentBooks(pks, db)
+                if let shared = try Self.cardsSharingABook(joining: pks, db) {
+                    throw ContactsDBError.linkWithinBook(ids: shared.map(\.id), book: try BookRecords.name(shared[0].bookId, db))
+                }
                 try LinkRecords.link(pks, db)
                 return try LinkRecords.linkedIDs(of: [pks[0]], db)[pks[0]] ?? ids
             }
@@ -75,10 +78,16 @@ extension ContactStore {
     public func linkAllCertain(dryRun: Bool = false) throws -> [[String]] {
         let work = { (db: Database) throws -> [[String]] in
             let sets = try Self.duplicates(db).filter { $0.confidence == .certain && $0.action == .link }
-            if !dryRun {
-                for set in sets { try LinkRecords.link(try ContactReader.pks(ids: set.ids, db), db) }
+            var linked: [[String]] = []
+            for set in sets {
+                // A set that would give a person two cards of one book is
+                // left to `duplicates` and the user.
+                let pks = try ContactReader.pks(ids: set.ids, db)
+                guard try Self.cardsSharingABook(joining: pks, db) == nil else { continue }
+                if !dryRun { try LinkRecords.link(pks, db) }
+                linked.append(set.ids)
             }
-            return sets.map(\.ids)
+            return linked
         }
         return try dryRun ? read(work) : write(work)
     }
@@ -118,11 +127,17 @@ extension ContactStore {
 
     // MARK: - Non public
 
-    /// Refuses a link of two contacts in one book.
-    private static func requireDifferentBooks(_ pks: [Int64], _ db: Database) throws {
-        let cards = try LinkRecords.cards(pks, db)
-        let byBook = Dictionary(grouping: cards, by: \.bookId)
-        guard let shared = byBook.values.first(where: { $0.count > 1 }) else { return }
-        throw ContactsDBError.linkWithinBook(ids: shared.map(\.id), book: try BookRecords.name(shared[0].bookId, db))
+    /// The cards that would share a book in the person these contacts
+    /// and everyone linked to them make, nil when none would: a person
+    /// holds one card of each book.
+    private static func cardsSharingABook(joining pks: [Int64], _ db: Database) throws -> [LinkRecords.Card]? {
+        var all = pks
+        for card in try LinkRecords.cards(ofPersonsOf: pks, db).values.joined() where !all.contains(card.pk) {
+            all.append(card.pk)
+        }
+        let cards = try LinkRecords.cards(all, db)
+        var byBook: [BookRecords.ID: [LinkRecords.Card]] = [:]
+        for card in cards { byBook[card.bookId, default: []].append(card) }
+        return cards.lazy.compactMap { byBook[$0.bookId] }.first { $0.count > 1 }
     }
 }
