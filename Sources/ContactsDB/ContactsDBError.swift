@@ -32,6 +32,14 @@ public enum ContactsDBError: Error, LocalizedError, Equatable, Sendable {
     case ambiguousGroup(name: String, books: [String])
     /// A merge of fewer than two distinct contacts.
     case tooFewToMerge(ids: [String])
+    /// A link of fewer than two distinct contacts.
+    case tooFewToLink(ids: [String])
+    /// Contacts of one book given to a link: one book holds one card of a
+    /// person, so they are duplicates to merge.
+    case linkWithinBook(ids: [String], book: String)
+    /// Contacts of several books given to a merge, which would delete a
+    /// card from another account's server.
+    case mergeAcrossBooks(ids: [String], books: [String])
     /// A merge record id that names no merge (never made, or taken back).
     case mergeNotFound(id: Int)
     /// A merged contact cannot come back: a contact with its id exists.
@@ -128,6 +136,14 @@ public enum ContactsDBError: Error, LocalizedError, Equatable, Sendable {
             return "A group named \"\(name)\" already exists (names are compared without case)"
         case let .tooFewToMerge(ids):
             return "A merge needs two or more distinct contacts; it was given \(Set(ids).count)"
+        case let .tooFewToLink(ids):
+            return "A link needs two or more distinct contacts; it was given \(Set(ids).count)"
+        case let .linkWithinBook(ids, book):
+            return "The contacts \(ids.map { "\"\($0)\"" }.joined(separator: ", ")) are all in the book \"\(book)\", "
+                + "and a link joins cards of different books"
+        case let .mergeAcrossBooks(ids, books):
+            return "The contacts \(ids.map { "\"\($0)\"" }.joined(separator: ", ")) are in different books "
+                + "(\(books.map { "\"\($0)\"" }.joined(separator: ", "))), and a merge would delete a card from another account's server"
         case let .mergeNotFound(id):
             return "There is no merge \(id)"
         case let .mergedContactExists(mergeID, id):
@@ -189,6 +205,8 @@ public enum ContactsDBError: Error, LocalizedError, Equatable, Sendable {
         case .contactsNotFound(let ids) where ids.count > 1: return "nothing was changed"
         case .groupExists: return "choose another name"
         case .ambiguousGroup: return "name the book too"
+        case .linkWithinBook: return "merge them instead; nothing was changed"
+        case .mergeAcrossBooks: return "link them instead, which shows them as one person and keeps both cards; nothing was changed"
         case .mergedContactExists: return "delete or rename that contact first; nothing was changed"
         case .duplicateContactID: return "give another id or leave it out"
         case .contactExists: return "update or skip the contacts already here; nothing was imported"

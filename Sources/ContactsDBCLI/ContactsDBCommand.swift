@@ -62,7 +62,8 @@ struct ContactsDBCommand: ParsableCommand {
             Init.self, Migrate.self, Seed.self, Query.self, Show.self, Add.self, Update.self,
             Delete.self, Photo.self, Favorite.self, Unfavorite.self, Favorites.self, Group.self, Import.self, Export.self,
             Changes.self, Watch.self, Compact.self, Birthdays.self, BookCommand.self, Move.self, RemoteCommand.self, Sync.self,
-            Conflicts.self, Duplicates.self, Merge.self, Merges.self, Unmerge.self, EmailAddresses.self,
+            Conflicts.self, Duplicates.self, Merge.self, Merges.self, Unmerge.self, Link.self, Unlink.self, Copy.self,
+            EmailAddresses.self,
             Reindex.self, Doctor.self, Backup.self, Generate.self, Bench.self, PhoneLookup.self, Settings.self,
         ])
 

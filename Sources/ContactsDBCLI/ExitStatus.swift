@@ -90,6 +90,11 @@ extension ContactsDBError {
         case .remoteNotFound(nil): return "add one with `contactsdb remote add NAME URL`"
         case .conflictNotFound: return "`contactsdb conflicts` lists them"
         case .mergeNotFound: return "`contactsdb merges` lists them"
+        case let .linkWithinBook(ids, _):
+            return "merge them instead with `contactsdb merge \(ids.joined(separator: " "))`; nothing was changed"
+        case let .mergeAcrossBooks(ids, _):
+            return "link them instead with `contactsdb link \(ids.joined(separator: " "))`, which shows them as one person "
+                + "and keeps both cards; nothing was changed"
         default: return nil
         }
     }
@@ -100,7 +105,9 @@ extension ContactsDBError {
         case .contactsNotFound, .photoNotFound, .groupNotFound, .remoteNotFound, .conflictNotFound, .mergeNotFound,
              .mergedContactExists:
             return 1
-        case .invalidRemote, .invalidBook, .ambiguousGroup, .tooFewToMerge: return 64
+        case .invalidRemote, .invalidBook, .ambiguousGroup, .tooFewToMerge, .tooFewToLink, .linkWithinBook,
+             .mergeAcrossBooks:
+            return 64
         // sysexits' EX_UNAVAILABLE and EX_NOPERM.
         case .remoteUnavailable, .remoteAnswerUnreadable: return 69
         case .remoteRefusedCredentials: return 77

@@ -22,15 +22,19 @@ import Testing
         #expect(twin.values.allSatisfy { $0 >= 0 })
         #expect(twin["rows", default: 0] > 0 && twin["together", default: 0] > 0)
         let queries = try #require(report["queries"] as? [[String: Any]])
-        #expect(queries.map { $0["query"] as? String } == (1...15).map { "Q\($0)" })
+        // The unified variants over a tenth of the contacts linked, each
+        // with the rows of its twin (a mismatch fails the run).
+        #expect(queries.map { $0["query"] as? String } == (1...15).map { "Q\($0)" } + ["U1", "U3", "U4", "U8"])
+        let rows = Dictionary(uniqueKeysWithValues: queries.map { ($0["query"] as? String ?? "", $0["rows"] as? Int ?? -1) })
+        #expect(rows["U1"] == 50 && rows["U8"] ?? 0 > 0 && rows["U8"] ?? 0 <= rows["Q8"] ?? 0)
     }
 
     @Test func booksDealTheContactsAndQ15ReadsOneOfThem() throws {
         let directory = TemporaryDirectory()
         let kept = directory.path("bench.sqlite")
         let cli = CLIRunner()
-        let result = try cli.run(["bench", "--contacts", "300", "--books", "3", "--runs", "20", "--format", "json",
-                                  "--keep", kept])
+        let result = try cli.run(["bench", "--contacts", "300", "--books", "3", "--runs", "20", "--links", "0",
+                                  "--format", "json", "--keep", kept])
         #expect(result.exitCode == 0, "\(result.stderr)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         #expect(report["contacts"] as? Int == 300)

@@ -48,7 +48,7 @@ import Testing
         let token = try #require(try cli.run(db: db, ["changes"]).lines.last?.split(separator: " ").last.map(String.init))
 
         let found = try cli.run(db: db, ["duplicates", "--format", "json"])
-        #expect(found.stdout.contains(#"{"ids": ["a", "b", "c"], "confidence": "certain", "reasons": ["phone +79121112233"]}"#),
+        #expect(found.stdout.contains(#"{"ids": ["a", "b", "c"], "confidence": "certain", "reasons": ["phone +79121112233"], "action": "merge"}"#),
                 "\(found.stdout)")
         let before = try state(db)
         let dryRun = try cli.run(db: db, ["merge", "a", "b", "c", "--dry-run"])

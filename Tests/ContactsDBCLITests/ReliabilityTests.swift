@@ -286,6 +286,7 @@ import Testing
             ("0016_group_sync", { db in try db.tableExists("syncedGroup") }),
             ("0017_books", { db in try db.tableExists("book") }),
             ("0018_merge_ids", { db in try db.tableExists("contactMergeSequence") }),
+            ("0019_links", { db in try db.tableExists("contactApart") }),
             ("0020_group_names", { db in
                 try db.tableExists("contactGroup") && db.columns(in: "contactGroup").contains { $0.name == "cardName" }
             }),

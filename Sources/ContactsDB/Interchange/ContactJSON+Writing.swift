@@ -122,3 +122,11 @@ struct JSONObjectWriter {
         members.append("\(JSONText.quote(key)): [" + strings.map(JSONText.quote).joined(separator: ", ") + "]")
     }
 }
+
+extension Person {
+    /// Its first card's JSON, holding every card's lists, with `"ids"`
+    /// first.
+    public var jsonText: String {
+        "{\"ids\": [" + ids.map(JSONText.quote).joined(separator: ", ") + "], " + contact.jsonText.dropFirst()
+    }
+}

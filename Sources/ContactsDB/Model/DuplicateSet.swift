@@ -9,6 +9,16 @@ public struct DuplicateSet: Hashable, Sendable {
         case likely
     }
 
+    /// What to do with a set (SPEC §One person across books: links).
+    public enum Action: String, Sendable {
+        /// Its contacts are all in different books: one card each in
+        /// several accounts, to show as one person and keep.
+        case link
+        /// Two or more of its contacts are in one book: each book's cards
+        /// to merge into one, after which the rest are a set to link.
+        case merge
+    }
+
     /// The contacts' ids, in the default sort.
     public var ids: [String]
     /// `certain` when the set's certain pairs alone connect it.
@@ -16,10 +26,13 @@ public struct DuplicateSet: Hashable, Sendable {
     /// What they share: `phone +79123456789`, `email anna@example.com`,
     /// `telegram anna`, `name`, `birthday`, `company`, `city`.
     public var reasons: [String]
+    /// `link` when its contacts are all in different books, else `merge`.
+    public var action: Action
 
-    public init(ids: [String], confidence: Confidence, reasons: [String]) {
+    public init(ids: [String], confidence: Confidence, reasons: [String], action: Action = .merge) {
         self.ids = ids
         self.confidence = confidence
         self.reasons = reasons
+        self.action = action
     }
 }

@@ -16,8 +16,20 @@ public struct ContactQuery: Hashable, Sendable {
     /// At most this many contacts; nil for every match.
     public private(set) var limit: Int?
     public private(set) var offset = 0
+    /// One row per person (SPEC §One person across books: links): a linked
+    /// set of contacts is one row, its first card in the default order,
+    /// and matches a filter when any of its cards does. A section filter
+    /// and the sort are of that first card.
+    public private(set) var isUnified = false
 
     public init() {}
+
+    /// This query with one row per person, or per contact again.
+    public func unified(_ isUnified: Bool = true) -> ContactQuery {
+        var copy = self
+        copy.isUnified = isUnified
+        return copy
+    }
 
     /// This query with one more filter, ANDed with the others.
     public func filter(_ filter: ContactFilter) -> ContactQuery {

@@ -40,10 +40,18 @@ extension ContactQuery {
     func whereClause(_ plan: QueryPlan = QueryPlan()) -> (sql: String, arguments: StatementArguments) {
         var conditions: [String] = []
         var arguments = StatementArguments()
-        func add(_ condition: String, _ values: [(any DatabaseValueConvertible)?]) {
+        func addOfCard(_ condition: String, _ values: [(any DatabaseValueConvertible)?]) {
             conditions.append(condition)
             arguments += StatementArguments(values)
         }
+        // Unified, a person holds what any of its cards does: the inner
+        // `contact` is each linked card, the set of people read once.
+        func add(_ condition: String, _ values: [(any DatabaseValueConvertible)?]) {
+            guard isUnified else { return addOfCard(condition, values) }
+            addOfCard("((\(condition)) OR contact.personId IN (SELECT personId FROM contact WHERE personId IS NOT NULL AND (\(condition))))",
+                      values + values)
+        }
+        if isUnified { addOfCard("contact.isPersonHead = 1", []) }
         for filter in filters {
             switch filter {
             case .books(let names):
@@ -55,6 +63,11 @@ extension ContactQuery {
                     add("contact.bookId IN (SELECT id FROM book WHERE nameKey IN (SELECT value FROM json_each(?)))",
                         [JSONText.array(names.map(Text.groupKey))])
                 }
+            case .has(let attributes) where isUnified:
+                // Each attribute on any card: the union of the person's.
+                let union = Self.personsHaving(attributes)
+                let mask: [(any DatabaseValueConvertible)?] = [attributes.rawValue, attributes.rawValue]
+                addOfCard("(contact.attributes & ? = ? OR contact.personId IN (\(union.sql)))", mask + union.values)
             case .has(let attributes):
                 add("contact.attributes & ? = ?", [attributes.rawValue, attributes.rawValue])
             case .namePrefix(let text):
@@ -112,7 +125,7 @@ extension ContactQuery {
                     [Text.groupKey(name)])
             case .section(let label):
                 // A label and its position go together; unknown labels match nothing.
-                add("contact.sortIndex = ?", [SectionIndex.position[label.uppercased()] ?? -1])
+                addOfCard("contact.sortIndex = ?", [SectionIndex.position[label.uppercased()] ?? -1])
             }
         }
         let sql = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
@@ -171,7 +184,27 @@ extension ContactQuery {
             """, arguments)
     }
 
+    /// The people whose cards together have every one of `attributes`,
+    /// read from the linked contacts' index alone.
+    static func personsHaving(_ attributes: ContactAttributes) -> (sql: String, values: [(any DatabaseValueConvertible)?]) {
+        let bits = (0..<32).map { 1 << $0 }.filter { attributes.rawValue & $0 != 0 }
+        let having = bits.isEmpty ? "1" : bits.map { _ in "max(attributes & ?) > 0" }.joined(separator: " AND ")
+        return ("SELECT personId FROM contact WHERE personId IS NOT NULL GROUP BY personId HAVING \(having)",
+                bits.map { $0 as (any DatabaseValueConvertible)? })
+    }
+
     func countStatement(_ plan: QueryPlan) -> (sql: String, arguments: StatementArguments) {
+        if isUnified, let attributes = attributesOnly {
+            // The contacts' maintained count, less the linked contacts that
+            // have them, plus the people whose cards together have them.
+            let union = Self.personsHaving(attributes)
+            return ("""
+                SELECT (SELECT coalesce(sum(count), 0) FROM attributeCount WHERE attributes & ? = ?)
+                    - (SELECT count(*) FROM contact WHERE personId IS NOT NULL AND attributes & ? = ?)
+                    + (SELECT count(*) FROM (\(union.sql)))
+                """, StatementArguments(Array(repeating: attributes.rawValue as (any DatabaseValueConvertible)?, count: 4)
+                                        + union.values))
+        }
         if let attributes = attributesOnly {
             return ("SELECT coalesce(sum(count), 0) FROM attributeCount WHERE attributes & ? = ?",
                     [attributes.rawValue, attributes.rawValue])
@@ -181,6 +214,17 @@ extension ContactQuery {
     }
 
     func sectionsStatement(_ plan: QueryPlan) -> (sql: String, arguments: StatementArguments) {
+        if filters.isEmpty, isUnified {
+            // The maintained counts, less each section's cards that stand
+            // for no person (a few dozen sections, each read from an index).
+            return ("""
+                SELECT sectionKey, persons FROM (
+                    SELECT sortIndex, sectionKey,
+                        count - (SELECT count(*) FROM contact WHERE isPersonHead = 0 AND sortIndex = sectionCount.sortIndex) AS persons
+                    FROM sectionCount WHERE count > 0)
+                WHERE persons > 0 ORDER BY sortIndex
+                """, [])
+        }
         if filters.isEmpty {
             return ("SELECT sectionKey, count FROM sectionCount WHERE count > 0 ORDER BY sortIndex", [])
         }

@@ -52,13 +52,27 @@ extension ContactStore {
     }
 
     /// Merges every `certain` set, each into its first contact, each its
-    /// own merge record; all in one transaction.
+    /// own merge record; all in one transaction. A set whose contacts are
+    /// in several books merges each book's contacts into that book's first;
+    /// one whose contacts are all in different books is left to
+    /// ``linkAllCertain(dryRun:)``.
     @discardableResult
     public func mergeAllCertain(dryRun: Bool = false) throws -> [MergeResult] {
         do {
             return try write { db in
-                let sets = try Self.duplicates(db).filter { $0.confidence == .certain }
-                var results = try sets.map { try Self.merge($0.ids, db) }
+                // Each book's contacts of a set merge among themselves; cards
+                // of other books are left to link.
+                let sets = try Self.duplicates(db).filter { $0.confidence == .certain && $0.action == .merge }
+                var results: [MergeResult] = []
+                for set in sets {
+                    let cards = try LinkRecords.cards(try ContactReader.pks(ids: set.ids, db), db)
+                    var books: [BookRecords.ID] = []
+                    for card in cards where !books.contains(card.bookId) { books.append(card.bookId) }
+                    for book in books {
+                        let ids = cards.filter { $0.bookId == book }.map(\.id)
+                        if ids.count > 1 { results.append(try Self.merge(ids, db)) }
+                    }
+                }
                 if dryRun {
                     for index in results.indices { results[index].mergeID = nil }
                     throw DryRunAll(results: results)
@@ -77,8 +91,9 @@ extension ContactStore {
 
     /// Takes a merge back in one transaction: every merged contact comes
     /// back as it was just before the merge (id, fields, photo, groups,
-    /// times, favorite place), and the survivor as it was, unless it was
-    /// edited or deleted since, when it is left as it is.
+    /// times, favorite place, links), and the survivor as it was, unless it
+    /// was edited or deleted since, when it is left as it is (its links
+    /// are put back as they were before the merge either way).
     ///
     /// - throws: ``ContactsDBError/mergeNotFound(id:)``,
     ///   ``ContactsDBError/mergedContactExists(mergeID:id:)``.
@@ -109,6 +124,7 @@ extension ContactStore {
                 places.append((pk, part.favoritePosition))
             }
             try MergeRecords.place(places, db)
+            try Self.restoreLinks(mergeID: mergeID, survivor: current?.pk, db)
             try MergeRecords.delete(id: mergeID, db)
             return UnmergeResult(restored: merged.map(\.contactID), survivor: survivor.contactID,
                                  survivorRestored: restoresSurvivor)
@@ -117,7 +133,12 @@ extension ContactStore {
 
     // MARK: - Non public
 
-    private static func duplicates(_ db: Database) throws -> [DuplicateSet] {
+    /// The duplicate sets, each with its action; links and `unlink` are
+    /// honoured (SPEC §One person across books: links): a set never holds
+    /// two contacts kept apart (of such a pair the later in the default
+    /// order leaves it), and a set whose contacts are one person already
+    /// is none.
+    static func duplicates(_ db: Database) throws -> [DuplicateSet] {
         let shared = try DuplicateKeys.shared(db)
         let candidates = Set(shared.lazy.flatMap(\.pks))
         let names = try DuplicateKeys.names(of: Array(candidates), db)
@@ -125,10 +146,38 @@ extension ContactStore {
         for key in shared {
             grouping.add(key.pks, reasons: key.reasons, identifier: key.isIdentifier, names: names)
         }
-        return grouping.sets(inDefaultOrder: try DuplicateKeys.inDefaultOrder(grouping.members, db), names: names)
+        let ordered = try DuplicateKeys.inDefaultOrder(grouping.members, db)
+        let cards = Dictionary(try LinkRecords.cards(ordered.map(\.pk), db).map { ($0.id, $0) },
+                               uniquingKeysWith: { first, _ in first })
+        let apart = try LinkRecords.apart(among: ordered.map(\.id), db)
+        return grouping.sets(inDefaultOrder: ordered, names: names).compactMap { set in
+            var set = set
+            var kept: [String] = []
+            for id in set.ids where !kept.contains(where: { apart.contains([min($0, id), max($0, id)]) }) {
+                kept.append(id)
+            }
+            set.ids = kept
+            let members = kept.compactMap { cards[$0] }
+            let persons = Set(members.map { $0.personId.map { ["person", String($0)] } ?? ["contact", $0.id] })
+            guard kept.count > 1, persons.count > 1 else { return nil }
+            set.action = Set(members.map(\.bookId)).count == members.count ? .link : .merge
+            return set
+        }
     }
 
     private struct DryRun: Error { var result: MergeResult }
+
+    /// Puts back the links a merge's contacts had: the survivor's person
+    /// now is taken apart, then each contact is linked again to those of
+    /// its cards that still exist.
+    private static func restoreLinks(mergeID: Int, survivor: Int64?, _ db: Database) throws {
+        let links = try LinkRecords.mergeLinks(mergeID: mergeID, db)
+        if let survivor { try LinkRecords.dissolve([survivor], db) }
+        for (id, linked) in links.sorted(by: { $0.key < $1.key }) {
+            let existing = try ContactReader.stored(ids: [id] + linked, db).map(\.pk)
+            if existing.count > 1 { try LinkRecords.link(existing, db) }
+        }
+    }
 
     /// A contact as the merge record holds it, in the groups it had that
     /// still exist (by their uid: a group renamed since is still its own).
@@ -146,6 +195,16 @@ extension ContactStore {
         let found = Set(stored.map(\.contact.id))
         let missing = ids.filter { !found.contains($0) }
         guard missing.isEmpty else { throw ContactsDBError.contactsNotFound(ids: missing) }
+        let cards = try LinkRecords.cards(stored.map(\.pk), db)
+        if Set(cards.map(\.bookId)).count > 1 {
+            let names = try BookRecords.names(db)
+            var books: [String] = []
+            for card in cards where !books.contains(names[card.bookId] ?? "") { books.append(names[card.bookId] ?? "") }
+            throw ContactsDBError.mergeAcrossBooks(ids: ids, books: books)
+        }
+        // Each contact's links, kept for an unmerge; the survivor is linked
+        // to every card any of them was.
+        let links = try LinkRecords.cards(ofPersonsOf: stored.map(\.pk), db)
         let contacts = try ContactReader.withChildren(stored, db)
         let parts = try zip(contacts, stored).map { try MergeRecords.part(id: $0.id, json: $0.jsonText, pk: $1.pk, db) }
         let merging = ContactMerging(survivor: contacts[0].draft, others: contacts.dropFirst().map(\.draft))
@@ -157,9 +216,15 @@ extension ContactStore {
         // The best place first; the others' deletion closes their gaps.
         let best = parts.compactMap(\.favoritePosition).min()
         try MergeRecords.place([(survivorPk, best)], db)
-        try ContactWriter.delete(Set(stored.dropFirst().map(\.pk)), db)
+        let deleted = Set(stored.dropFirst().map(\.pk))
+        try ContactWriter.delete(deleted, db)
+        let linked = stored.flatMap { links[$0.pk]?.map(\.pk) ?? [] }.filter { !deleted.contains($0) && $0 != survivorPk }
+        if !linked.isEmpty { try LinkRecords.link([survivorPk] + linked, db) }
         let mergeID = try MergeRecords.save(parts: parts, intoRevision: try ChangeLog.revision(db),
                                             keptApart: merging.keptApart, at: Date(), db)
+        try LinkRecords.saveMergeLinks(Dictionary(stored.map { stored in
+            (stored.contact.id, (links[stored.pk] ?? []).map(\.id).filter { $0 != stored.contact.id })
+        }, uniquingKeysWith: { first, _ in first }), mergeID: mergeID, db)
         guard let contact = try ContactReader.contacts(ids: [ids[0]], db).first else {
             throw ContactsDBError.databaseFailure(reason: "the merged contact \(ids[0]) was not stored")
         }

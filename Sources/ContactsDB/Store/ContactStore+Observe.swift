@@ -23,18 +23,33 @@ extension ContactStore {
     public func observe(
         _ query: ContactQuery, checkingEvery interval: Duration = .milliseconds(50)
     ) -> AsyncThrowingStream<[Contact], Error> {
+        observing(every: interval) { try self.contacts(matching: query) }
+    }
+
+    /// ``observe(_:checkingEvery:)`` for the unified list: the people that
+    /// match `query` (``people(matching:)``), again after every commit
+    /// that changes them, a link or an unlink included.
+    public func observePeople(
+        _ query: ContactQuery, checkingEvery interval: Duration = .milliseconds(50)
+    ) -> AsyncThrowingStream<[Person], Error> {
+        observing(every: interval) { try self.people(matching: query) }
+    }
+
+    private func observing<Value: Equatable & Sendable>(
+        every interval: Duration, _ fetch: @escaping @Sendable () throws -> Value
+    ) -> AsyncThrowingStream<Value, Error> {
         AsyncThrowingStream { continuation in
             let task = Task {
                 do {
                     var seenRevision: Int?
-                    var delivered: [Contact]?
+                    var delivered: Value?
                     while !Task.isCancelled {
                         // Read before the result: a commit between the two
                         // is then seen again next time, never missed.
                         let revision = try read(ChangeLog.revision)
                         if revision != seenRevision {
                             seenRevision = revision
-                            let result = try contacts(matching: query)
+                            let result = try fetch()
                             if result != delivered {
                                 delivered = result
                                 continuation.yield(result)

@@ -28,6 +28,28 @@ extension ContactStore {
         return (pks, .moving(&stored) { _, row in row.contact })
     }
 
+    /// The people that match `query` (made unified), in its order: each
+    /// row its first card with the phones, emails and messengers of all
+    /// its cards (SPEC §One person across books: links). One statement for
+    /// the page, one per child table, and one for the linked cards.
+    public func people(matching query: ContactQuery) throws -> [Person] {
+        try read { db in
+            let (pks, heads) = try page(query.unified(), includingChildren: true, db)
+            let linked = try LinkRecords.linkedIDs(of: pks, db)
+            let headIDs = Set(heads.map(\.id))
+            let others = Array(Set(linked.values.joined()).subtracting(headIDs))
+            let cards = try ContactReader.withChildren(try ContactReader.stored(ids: others, db), readingPhotos: false, db)
+            let byID = Dictionary(cards.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            return zip(pks, heads).map { pk, head in
+                var person = Person(ids: linked[pk] ?? [head.id], contact: head)
+                for id in person.ids where id != head.id {
+                    if let card = byID[id] { person.takeLists(of: card) }
+                }
+                return person
+            }
+        }
+    }
+
     /// Every email address of the contacts that match `query`'s filters,
     /// as a mail client completes addresses: the contacts in the query's
     /// order, each one's addresses in theirs. One statement, no children

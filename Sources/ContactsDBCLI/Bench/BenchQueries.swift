@@ -57,7 +57,9 @@ enum BenchQueries {
     /// transliteration.
     static let transliterated = "ivanov"
 
-    static func make(store: ContactStore, raw: RawSQLite, phone: PhoneProbes, rareWord: String) throws -> [BenchQuery] {
+    /// - parameter unified: whether to add the unified variants of Q1, Q3,
+    ///   Q4 and Q8 (U1, U3, U4, U8), for a database with links.
+    static func make(store: ContactStore, raw: RawSQLite, phone: PhoneProbes, rareWord: String, unified: Bool = false) throws -> [BenchQuery] {
         let page = ContactQuery().page(limit: 50)
         let q2 = ContactQuery().filter(.has([.phone, .email])).sorted(by: .lastName).page(limit: 50)
         let q3Filter = ContactQuery().filter(.has([.telegram, .whatsapp, .phone, .email]))
@@ -108,7 +110,16 @@ enum BenchQueries {
                        engine: contacts(q14, false), raw: { sql.namePrefix(transliterated) }),
             BenchQuery(name: "Q15", title: "Q1 in the book \"\(book)\" (--book)",
                        engine: contacts(q15, false), raw: { sql.bookPage(book) }),
-        ]
+        ] + (unified ? [
+            BenchQuery(name: "U1", title: "Q1, one row per person",
+                       engine: contacts(page.unified(), false), raw: sql.unifiedPage),
+            BenchQuery(name: "U3", title: "Q3, one row per person (the four on any linked card)",
+                       engine: contacts(q3.unified(), false), raw: sql.unifiedFourAttributes),
+            BenchQuery(name: "U4", title: "Q4, counting persons",
+                       engine: { try store.count(matching: q3Filter.unified()) }, raw: sql.unifiedFourAttributeCount),
+            BenchQuery(name: "U8", title: "Q8, counting persons",
+                       engine: { try store.sections(matching: ContactQuery().unified()).count }, raw: sql.unifiedSections),
+        ] : [])
     }
 }
 
@@ -123,6 +134,9 @@ struct RawQueries {
     private let thumbnailStatement, commonTextStatement, rareTextStatement: RawSQLite.Statement
     private let nameCountStatement, textCountStatement, contactCountStatement, regionsStatement: RawSQLite.Statement
     private let beginStatement, commitStatement: RawSQLite.Statement
+    /// The unified variants' (nil without links, whose columns older
+    /// databases lack).
+    private let unifiedStatements: [RawSQLite.Statement]
 
     /// Runs a twin of several statements in one read transaction, as the
     /// engine does, so that they all read one state of the database.
@@ -154,6 +168,8 @@ struct RawQueries {
         beginStatement = try raw.prepare(BenchmarkSQL.beginRead)
         commitStatement = try raw.prepare(BenchmarkSQL.commit)
         regionsStatement = try raw.prepare(BenchmarkSQL.phoneRegions)
+        unifiedStatements = try [BenchmarkSQL.unifiedPage, BenchmarkSQL.unifiedFourAttributesByFirstNameDescending,
+                                 BenchmarkSQL.unifiedFourAttributesCount, BenchmarkSQL.unifiedSections].map(raw.prepare)
     }
 
     /// Reads a contact row's columns into Swift values, as an app would.
@@ -253,14 +269,21 @@ struct RawQueries {
         return readContacts(wholePhoneStatements[numbers.count - 1], values).count
     }
 
-    func sections() -> Int {
+    func sections() -> Int { readSections(sectionsStatement) }
+
+    private func readSections(_ statement: RawSQLite.Statement) -> Int {
         var count = 0
-        sectionsStatement.run { row in
+        statement.run { row in
             _ = (row.text(0), row.int(1))
             count += 1
         }
         return count
     }
+
+    func unifiedPage() -> Int { readContacts(unifiedStatements[0]).count }
+    func unifiedFourAttributes() -> Int { readContacts(unifiedStatements[1]).count }
+    func unifiedFourAttributeCount() -> Int { unifiedStatements[2].firstInt() }
+    func unifiedSections() -> Int { readSections(unifiedStatements[3]) }
 
     /// The page's keys as one JSON array, for `json_each(?)`.
     private func keys(_ pks: [Int]) -> String { "[" + pks.map(String.init).joined(separator: ",") + "]" }

@@ -14,7 +14,9 @@ extension ContactsDBCommand {
                 database through the same code path as `import` (with --books N, dealt round-robin into N \
                 address books, the default and `book-2` onwards), then runs each standard query --runs times \
                 warm through the library and as hand-written SQL on the raw SQLite C API, alternating, and \
-                reports medians and spreads. With --watch-latency it times `watch` instead: it starts \
+                reports medians and spreads. Before the queries it moves one of each of --links pairs of \
+                contacts to a second book and links the pairs, and adds U1, U3, U4 and U8: Q1, Q3, Q4 and Q8 \
+                with one row per person (`query --unified`). With --watch-latency it times `watch` instead: it starts \
                 `contactsdb watch` on the imported database in another process and reports how long each \
                 of --commits writes here takes to come out there (median and p99). With --duplicates it \
                 times `duplicates` (5 runs) on distinct people with planted sets and checks what it finds \
@@ -43,6 +45,10 @@ extension ContactsDBCommand {
             "Time `duplicates`, `merge` and `unmerge` instead, on distinct people with this many planted sets (as `generate --planted-duplicates`).",
             valueName: "sets"))
         var duplicates: Int?
+        @Option(help: ArgumentHelp(
+            "Links across books for the unified queries U1, U3, U4 and U8 (default: a tenth of --contacts; 0 for none).",
+            valueName: "count"))
+        var links: Int?
         @OptionGroup var threads: WorkerOptions
 
         func validate() throws {
@@ -56,6 +62,9 @@ extension ContactsDBCommand {
             if commits < 1 { throw ValidationError("Please give --commits 1 or more.") }
             if let duplicates, duplicates < 1 || duplicates * 4 > contacts {
                 throw ValidationError("Please give --duplicates from 1 to a quarter of --contacts.")
+            }
+            if let links, links < 0 || links * 2 > contacts {
+                throw ValidationError("Please give --links from 0 to half of --contacts.")
             }
             if let keep, FileManager.default.fileExists(atPath: keep) {
                 throw ValidationError("Please give --keep a path that does not exist yet (\(keep) does).")
@@ -106,10 +115,12 @@ extension ContactsDBCommand {
             // twins' is: on the one that imported, SQLite's FTS5 does more
             // for each full-text statement (a rare word's page took 106 µs
             // there and 68 µs on a new one, at 20,000 contacts).
+            let links = links ?? contacts / 10
+            try Self.link(links, in: store)
             let reopened = try ContactStore.open(at: path, options: options)
             let report = BenchReport(
                 contacts: imported, runs: runs, importSeconds: importSeconds, importPhases: reports.map(\.phases).reduce(ImportPhases(), +),
-                peakMemoryBytes: peakMemory, twin: twin, results: try measureQueries(store: reopened, path: path))
+                peakMemoryBytes: peakMemory, twin: twin, results: try measureQueries(store: reopened, path: path, unified: links > 0))
             print(format == .json ? try report.json() : report.table)
             if let keep { try store.backup(to: keep) }
         }
@@ -135,11 +146,23 @@ extension ContactsDBCommand {
             return paths
         }
 
-        private func measureQueries(store: ContactStore, path: String) throws -> [BenchReport.Result] {
+        /// Links `count` pairs of contacts spread over the default order, the
+        /// second of each moved to a book of its own first.
+        private static func link(_ count: Int, in store: ContactStore) throws {
+            guard count > 0 else { return }
+            let ids = try store.ids(matching: ContactQuery())
+            let stride = ids.count / count
+            let pairs = (0..<count).map { [ids[$0 * stride], ids[$0 * stride + 1]] }
+            try store.createBook(named: "linked")
+            try store.move(ids: pairs.map { $0[1] }, toBook: "linked")
+            try store.link(sets: pairs)
+        }
+
+        private func measureQueries(store: ContactStore, path: String, unified: Bool) throws -> [BenchReport.Result] {
             let raw = try RawSQLite(path: path)
             let probes = BenchQueries.phoneProbes(contacts: contacts, seed: seed)
             let rareWord = BenchQueries.rareWord(contacts: contacts, seed: seed)
-            return try BenchQueries.make(store: store, raw: raw, phone: probes, rareWord: rareWord).map { query in
+            return try BenchQueries.make(store: store, raw: raw, phone: probes, rareWord: rareWord, unified: unified).map { query in
                 let engineRows = try query.engine(), rawRows = query.raw()
                 guard engineRows == rawRows else {
                     throw RowCountMismatch(query: query.name, engineRows: engineRows, rawRows: rawRows)

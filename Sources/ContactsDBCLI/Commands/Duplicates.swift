@@ -9,7 +9,10 @@ extension ContactsDBCommand {
             discussion: """
                 certain: they share a phone (E.164 form), an email (in any case) or a messenger handle, and \
                 their names do not differ. likely: the same name and the same birthday, company or city, or \
-                a shared phone, email or handle under different names. A name alone never makes a set.
+                a shared phone, email or handle under different names. A name alone never makes a set. \
+                JSON "action": link when the contacts are all in different books (`contactsdb link`), merge when two \
+                or more are in one book (`contactsdb merge`). Linked contacts, and contacts `unlink` keeps \
+                apart, are never a set again.
                 """)
 
         @OptionGroup var database: DatabaseOptions
@@ -29,7 +32,7 @@ extension ContactsDBCommand {
                 }
             }, json: {
                 "{\"ids\": \(RecordList.jsonArray($0.ids)), \"confidence\": \(JSONText.quote($0.confidence.rawValue)), "
-                    + "\"reasons\": \(RecordList.jsonArray($0.reasons))}"
+                    + "\"reasons\": \(RecordList.jsonArray($0.reasons)), \"action\": \(JSONText.quote($0.action.rawValue))}"
             })
         }
     }

@@ -11,13 +11,14 @@ extension ContactsDBCommand {
                 The survivor (--into, else the first id) takes each value it lacks from the others in the \
                 order given, unions their lists and groups, is a favorite if any was, and keeps its photo \
                 (else takes the first other's); a value it already has a different one of is not taken, \
-                and is named on stderr. The others are deleted. Prints the merge's id.
+                and is named on stderr. The others are deleted. Prints the merge's id. Contacts of \
+                different books are not merged (exit 64): `contactsdb link` shows them as one person.
                 """)
 
         @OptionGroup var database: DatabaseOptions
         @Argument(help: "The contacts' ids.") var ids: [String] = []
         @Option(help: "The contact that holds everything after the merge (default: the first id).") var into: String?
-        @Flag(help: "Merge every certain set of `contactsdb duplicates`, each into its first contact.")
+        @Flag(help: "Merge every certain set of `contactsdb duplicates`, each book's contacts of it into their first.")
         var allCertain = false
         @Flag(help: "Print the contact the merge would make (JSON as `show`) and change nothing.") var dryRun = false
         @Option(help: "Output format.") var format: ListFormat = .table

@@ -12,6 +12,11 @@ extension ContactsDBCommand {
                   contactsdb query --has telegram --has phone --has email
                   contactsdb query --sort last-name:desc --limit 20
                   contactsdb query --name ива --phone 345-67-89
+                  contactsdb query --unified --has telegram
+                --unified gives one row per person: contacts linked across books (`contactsdb link`) are one \
+                row, named, sorted and sectioned as the first of them in the default order, with the phones, \
+                emails and messengers of all of them, matching a filter when any of them does (--section: the \
+                first); JSON rows carry "ids". --count and --sections then count persons.
                 """)
 
         @OptionGroup var database: DatabaseOptions
@@ -20,6 +25,7 @@ extension ContactsDBCommand {
         @Flag(help: "Print only the number of matching contacts.") var count = false
         @Flag(help: "Print each non-empty section with its count, in index order.") var sections = false
         @Flag(help: "Print the SQL and SQLite's query plan instead of the contacts.") var explain = false
+        @Flag(help: "One row per person: contacts linked across books are one row.") var unified = false
         @OptionGroup var output: OutputOptions
 
         func validate() throws {
@@ -29,7 +35,7 @@ extension ContactsDBCommand {
         }
 
         func run() throws {
-            let query = try filters.makeQuery()
+            let query = try filters.makeQuery().unified(unified)
             let store = try database.openStore()
             if count {
                 print(try store.count(matching: query))
@@ -40,6 +46,15 @@ extension ContactsDBCommand {
                 print(sql)
                 print("QUERY PLAN")
                 plan.forEach { print($0) }
+            } else if unified {
+                let people = try store.people(matching: query)
+                switch output.format {
+                case .json, .ndjson: ContactPrinter.printJSON(people.map(\.jsonText), lines: output.format == .ndjson)
+                case .table, .csv:
+                    let showingBooks = try output.format == .table && store.hasSeveralBooks()
+                    ContactPrinter.print(people.map(\.contact), as: output.format, regions: try store.phoneRegions(),
+                                         showingBooks: showingBooks)
+                }
             } else {
                 let showingBooks = try output.format == .table && store.hasSeveralBooks()
                 ContactPrinter.print(try store.contacts(matching: query), as: output.format, regions: try store.phoneRegions(),

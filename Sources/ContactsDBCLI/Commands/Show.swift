@@ -5,7 +5,10 @@ extension ContactsDBCommand {
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "show", abstract: "Show one contact with all its fields, or its vCard.",
-            discussion: "`contactsdb show ID --format vcard > card.vcf` gives a card to send someone.")
+            discussion: """
+                `contactsdb show ID --format vcard > card.vcf` gives a card to send someone. The table ends with \
+                the ids linked with the contact (`linked:`), when it is linked.
+                """)
 
         /// The formats of ``OutputFormat`` and the contact's card.
         enum Format: String, ExpressibleByArgument, CaseIterable {
@@ -33,6 +36,9 @@ extension ContactsDBCommand {
             case .table:
                 print(ContactPrinter.detail(contact, regions: try store.phoneRegions(), showingBook: try store.hasSeveralBooks()),
                       terminator: "")
+                let linked = try store.linkedIDs(of: id)
+                // Aligned as the detail's own lines are.
+                if !linked.isEmpty { print("  " + "linked:".padding(toLength: 16, withPad: " ", startingAt: 0) + linked.joined(separator: ", ")) }
             case .vcard: print(contact.vCard(version: (vcardVersion ?? .v4).version), terminator: "")
             case .json, .ndjson, .csv:
                 ContactPrinter.print([contact], as: OutputFormat(rawValue: format.rawValue)!, regions: try store.phoneRegions())

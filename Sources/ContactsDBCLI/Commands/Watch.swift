@@ -11,8 +11,9 @@ extension ContactsDBCommand {
                 Takes the filters, sort and page of `query`. Each result is printed whole: in ndjson (the \
                 default) one line holding a JSON array of contacts, in json the same array over several \
                 lines, in table the table and a blank line (with a BOOK column while the database has \
-                several books). A commit that leaves the result as it was \
-                prints nothing. Runs until interrupted (SIGINT or SIGTERM), then exits 0.
+                several books). A commit that leaves the result as it was prints nothing. --unified watches \
+                one row per person, as `query --unified` lists them. Runs until interrupted (SIGINT or \
+                SIGTERM), then exits 0.
                 """)
 
         enum Format: String, ExpressibleByArgument, CaseIterable {
@@ -22,6 +23,7 @@ extension ContactsDBCommand {
         @OptionGroup var database: DatabaseOptions
         @OptionGroup var filters: QueryOptions
         @Option(help: "Output format.") var format: Format = .ndjson
+        @Flag(help: "One row per person: contacts linked across books are one row.") var unified = false
 
         func run() throws {
             let query = try filters.makeQuery()
@@ -49,10 +51,13 @@ extension ContactsDBCommand {
             }
             cancellation.start(Task {
                 do {
-                    for try await contacts in store.observe(query) {
+                    let results: AsyncThrowingStream<[(json: String, contact: Contact)], Error> = unified
+                        ? Self.rows(store.observePeople(query)) { ($0.jsonText, $0.contact) }
+                        : Self.rows(store.observe(query)) { ($0.jsonText, $0) }
+                    for try await rows in results {
                         // Read each time: a book made while watching brings the column.
                         let showingBooks = try format == .table && store.hasSeveralBooks()
-                        Self.print(contacts, as: format, regions: regions, showingBooks: showingBooks)
+                        Self.print(rows, as: format, regions: regions, showingBooks: showingBooks)
                         // Each result goes out whole and at once, even into
                         // a pipe, where output is otherwise held back.
                         try StandardOutput.finish()
@@ -67,14 +72,33 @@ extension ContactsDBCommand {
             if let error = outcome.error { throw error }
         }
 
-        private static func print(_ contacts: [Contact], as format: Format, regions: PhoneRegions, showingBooks: Bool) {
+        /// Each result's rows as JSON and as the contact a table shows.
+        private static func rows<Row: Sendable>(
+            _ results: AsyncThrowingStream<[Row], Error>, _ row: @escaping @Sendable (Row) -> (json: String, contact: Contact)
+        ) -> AsyncThrowingStream<[(json: String, contact: Contact)], Error> {
+            AsyncThrowingStream { continuation in
+                let task = Task {
+                    do {
+                        for try await result in results { continuation.yield(result.map(row)) }
+                        continuation.finish()
+                    } catch {
+                        continuation.finish(throwing: error)
+                    }
+                }
+                continuation.onTermination = { _ in task.cancel() }
+            }
+        }
+
+        private static func print(
+            _ rows: [(json: String, contact: Contact)], as format: Format, regions: PhoneRegions, showingBooks: Bool
+        ) {
             switch format {
             case .ndjson:
-                ContactsDBCLI.print("[" + contacts.map(\.jsonText).joined(separator: ", ") + "]")
+                ContactsDBCLI.print("[" + rows.map(\.json).joined(separator: ", ") + "]")
             case .json:
-                ContactPrinter.print(contacts, as: .json, regions: regions)
+                ContactPrinter.printJSON(rows.map(\.json), lines: false)
             case .table:
-                ContactPrinter.print(contacts, as: .table, regions: regions, showingBooks: showingBooks)
+                ContactPrinter.print(rows.map(\.contact), as: .table, regions: regions, showingBooks: showingBooks)
                 ContactsDBCLI.print("")
             }
         }

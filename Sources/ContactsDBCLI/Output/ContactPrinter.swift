@@ -13,15 +13,19 @@ enum ContactPrinter {
         switch format {
         case .table:
             ContactsDBCLI.print(table(contacts, regions: regions, showingBooks: showingBooks), terminator: "")
-        case .json:
-            var array = JSONOutput.ArrayPrinter()
-            for contact in contacts { array.append(contact.jsonText) }
-            array.finish()
-        case .ndjson:
-            for contact in contacts { ContactsDBCLI.print(contact.jsonText) }
+        case .json, .ndjson:
+            printJSON(contacts.map(\.jsonText), lines: format == .ndjson)
         case .csv:
             ContactsDBCLI.print(csv(contacts), terminator: "")
         }
+    }
+
+    /// JSON objects as one array (json) or one a line (ndjson).
+    static func printJSON(_ objects: [String], lines: Bool) {
+        guard !lines else { return objects.forEach { ContactsDBCLI.print($0) } }
+        var array = JSONOutput.ArrayPrinter()
+        for object in objects { array.append(object) }
+        array.finish()
     }
 
     /// Aligned columns: name, first phone (display form), first email,

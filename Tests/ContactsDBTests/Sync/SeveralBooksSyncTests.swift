@@ -92,6 +92,31 @@ import Testing
         #expect(work.requests("DELETE").isEmpty)
     }
 
+    // MARK: - Links
+
+    /// SPEC §One person across books: links are local; after a sync no
+    /// server lost or gained a card, and none was written.
+    @Test func linksReachNoServer() throws {
+        work.put("anna.vcf", Self.card("a", "Anna", "Petrova"))
+        home.put("anna.vcf", Self.card("b", "Anna", "Petrova"))
+        home.put("boris.vcf", Self.card("c", "Boris", "Ivanov"))
+        try syncBoth()
+        let (workCards, homeCards) = (work.names.map { work.card($0)?.text }, home.names.map { home.card($0)?.text })
+        let writes = { self.work.requests("PUT").count + self.home.requests("PUT").count
+            + self.work.requests("DELETE").count + self.home.requests("DELETE").count }
+        let before = writes()
+        try store.link(["a", "b"])
+        #expect(try store.count(matching: ContactQuery().unified()) == 2)
+        try syncBoth()
+        try store.unlink(["b"])
+        try syncBoth()
+        try store.link(["a", "c"])
+        try syncBoth()
+        #expect(writes() == before)
+        #expect(work.names.map { work.card($0)?.text } == workCards && home.names.map { home.card($0)?.text } == homeCards)
+        #expect(try store.linkedIDs(of: "a") == ["c"])
+    }
+
     // MARK: - Identity
 
     @Test func theSameCardInTwoBooksIsTwoContactsEachWrittenBackWithItsUID() throws {
