@@ -29,11 +29,16 @@ let package = Package(
         .library(name: "ContactsDBSync", targets: ["ContactsDBSync"]),
         .executable(name: "contactsdb", targets: ["ContactsDBTool"]),
         .executable(name: "contactsdb-sync", targets: ["ContactsDBSyncTool"]),
+        .executable(name: "contactsdb-serve", targets: ["ContactsDBServeTool"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        // The web app's HTTP server (`contactsdb serve`).
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // Hummingbird's logger, set quiet: standard output is the address.
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
         // `swift package generate-documentation` for the DocC catalogs.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -62,6 +67,23 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             swiftSettings: fuzzerSettings
+        ),
+        // The web app of `contactsdb serve`: JSON endpoints over the
+        // library and the page, compiled in. Linked into `contactsdb-serve`
+        // alone, as sync's network stack is into `contactsdb-sync`.
+        .target(
+            name: "ContactsDBServer",
+            dependencies: [
+                "ContactsDB",
+                "ContactsDBSync",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            resources: [
+                .embedInCode("Page/index.html"),
+                .embedInCode("Page/app.css"),
+                .embedInCode("Page/app.js"),
+            ]
         ),
         // Generated contacts for `generate`, `bench` and the tests.
         .target(name: "ContactsDBSynthetic", dependencies: ["ContactsDB"]),
@@ -112,6 +134,9 @@ let package = Package(
             name: "ContactsDBTool", dependencies: ["ContactsDBCLI"], path: "Sources/contactsdb", linkerSettings: allocator),
         .executableTarget(
             name: "ContactsDBSyncTool", dependencies: ["ContactsDBCLI", "ContactsDBSync"], path: "Sources/contactsdb-sync",
+            linkerSettings: allocator),
+        .executableTarget(
+            name: "ContactsDBServeTool", dependencies: ["ContactsDBCLI", "ContactsDBServer"], path: "Sources/contactsdb-serve",
             linkerSettings: allocator),
         // Compiles Schema/*.sql and Seeds/*.json into the library, so that a
         // `contactsdb` binary copied alone still knows its migrations and seed.

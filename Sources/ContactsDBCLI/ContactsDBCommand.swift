@@ -4,13 +4,15 @@ import ContactsDB
 import Foundation
 
 /// Runs `contactsdb` with this process's arguments; `remoteAccess` runs
-/// `remote add` and `sync` (nil hands them over to `contactsdb-sync`).
-package func runContactsDB(remoteAccess: (any RemoteAccess)?) -> Never {
+/// `remote add` and `sync` (nil hands them over to `contactsdb-sync`),
+/// `webServer` runs `serve` (nil hands it over to `contactsdb-serve`).
+package func runContactsDB(remoteAccess: (any RemoteAccess)?, webServer: (any WebServer)? = nil) -> Never {
     // Before any database opens. SQLite then takes no global lock for each
     // of its allocations: 2.6% of an import's instructions.
     let stopped = csqlite_stop_counting_memory()
     assert(stopped == 1, "SQLite was in use before the command ran")
     ContactsDBCommand.remoteAccess = remoteAccess
+    ContactsDBCommand.webServer = webServer
     AddressSpaceLimit.reportCrashesAsExhaustion()
     ContactsDBCommand.main()
 }
@@ -62,19 +64,28 @@ struct ContactsDBCommand: ParsableCommand {
             Init.self, Migrate.self, Seed.self, Query.self, Show.self, Add.self, Update.self,
             Delete.self, Photo.self, Favorite.self, Unfavorite.self, Favorites.self, Group.self, Import.self, Export.self,
             Changes.self, Watch.self, Compact.self, Birthdays.self, BookCommand.self, Move.self, RemoteCommand.self, Sync.self,
-            Conflicts.self, Duplicates.self, Merge.self, Merges.self, Unmerge.self, Link.self, Unlink.self, Copy.self,
-            EmailAddresses.self,
+            Serve.self, Conflicts.self, Duplicates.self, Merge.self, Merges.self, Unmerge.self, Link.self, Unlink.self,
+            Copy.self, EmailAddresses.self,
             Reindex.self, Doctor.self, Backup.self, Generate.self, Bench.self, PhoneLookup.self, Settings.self,
         ])
 
     /// Set once, before the command line is parsed.
     nonisolated(unsafe) static var remoteAccess: (any RemoteAccess)?
 
+    nonisolated(unsafe) static var webServer: (any WebServer)?
+
     /// What runs a command that reaches the network; in `contactsdb`,
     /// which does not link the network stack, the helper takes over here.
     static func network() throws -> any RemoteAccess {
-        guard let remoteAccess else { try SyncHelper.handOver() }
+        guard let remoteAccess else { try Helper.sync.handOver() }
         return remoteAccess
+    }
+
+    /// What runs `serve`; in any executable but `contactsdb-serve`, that
+    /// helper takes over here.
+    static func server() throws -> any WebServer {
+        guard let webServer else { try Helper.serve.handOver() }
+        return webServer
     }
 
     /// Runs the command and turns every failure into one sentence on stderr

@@ -26,9 +26,11 @@ struct ExitStatus: Equatable {
         switch error {
         case let error as ContactsDBError:
             self.init(code: error.exitCode, message: error.sentence(advice: error.commandLineAdvice ?? error.advice))
-        case let .syncHelperUnavailable(path, reason) as CommandLineError:
+        case let .helperUnavailable(path, commands, reason) as CommandLineError:
             // EX_UNAVAILABLE, as for a remote that cannot be reached.
-            self.init(code: 69, message: "Cannot run \(path), which runs `remote add` and `sync`: \(reason); install it beside contactsdb.")
+            self.init(code: 69, message: "Cannot run \(path), which runs \(commands): \(reason); install it beside contactsdb.")
+        case let .cannotListen(port, reason) as CommandLineError:
+            self.init(code: 69, message: "Cannot serve on 127.0.0.1:\(port): \(reason); choose another --port.")
         case let error as CocoaError:
             self.init(error)
         default:
@@ -126,7 +128,10 @@ extension ContactsDBError {
 }
 
 /// Failures of the command line itself rather than of the library.
-enum CommandLineError: Error {
-    /// `contactsdb-sync` is not beside `contactsdb`, or cannot be run.
-    case syncHelperUnavailable(path: String, reason: String)
+package enum CommandLineError: Error {
+    /// A helper (`contactsdb-sync`, `contactsdb-serve`) is not beside
+    /// `contactsdb`, or cannot be run.
+    case helperUnavailable(path: String, commands: String, reason: String)
+    /// `serve` cannot listen on the port (taken, or not allowed).
+    case cannotListen(port: Int, reason: String)
 }

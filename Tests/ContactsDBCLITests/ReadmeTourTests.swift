@@ -35,12 +35,25 @@ import Testing
         for command in commands {
             let needsServer = command.contains("remote ") || command.hasPrefix("contactsdb sync")
             guard !needsServer || server != nil else { continue }
-            let line = command.replacingOccurrences(of: Self.exampleServer, with: server?.root ?? Self.exampleServer)
+            var line = command.replacingOccurrences(of: Self.exampleServer, with: server?.root ?? Self.exampleServer)
+            if command.hasPrefix("contactsdb serve") { line = Self.stoppedAfterItsAddress(line) }
             let result = try Self.bash(line, in: work, database: work + "/contacts.sqlite")
             #expect(result.status == 0, "\(command) exited \(result.status): \(result.output)")
             ran += 1
         }
         #expect(ran == commands.count || server == nil)
+    }
+
+    /// `serve` runs until stopped: it passes when it prints its address
+    /// and then exits 0 on SIGTERM.
+    private static func stoppedAfterItsAddress(_ line: String) -> String {
+        """
+        coproc \(line)
+        read -r address <&"${COPROC[0]}"
+        kill -TERM "$COPROC_PID"; wait "$COPROC_PID"; status=$?
+        [[ $address == http://127.0.0.1:*/?token=* ]] && exit $status
+        echo "serve printed '$address'"; exit 1
+        """
     }
 
     private static func bash(_ line: String, in directory: String, database: String) throws -> (status: Int32, output: String) {

@@ -134,4 +134,18 @@ import Testing
         try store.add(ContactDraft(firstName: "Anna"))
         #expect(try await results.next()?.map(\.firstName) == ["Ann", "Anna"])
     }
+
+    /// Each commit's changed contacts after the call, one set a commit;
+    /// a commit that changes no contact delivers nothing.
+    @Test func observingChangesDeliversWhatEachCommitChanged() async throws {
+        var sets = store.observeChanges(checkingEvery: .milliseconds(5)).makeAsyncIterator()
+        try store.update(id: ids[1]) { $0.age = 3 }
+        #expect(try await sets.next()?.changes.map(\.id) == [ids[1]])
+        try store.createGroup(named: "Nobody")  // no contact changes
+        try store.delete(ids: [ids[2], ids[3]])
+        let deleted = try #require(try await sets.next())
+        #expect(Set(deleted.changes.map(\.id)) == [ids[2], ids[3]])
+        #expect(deleted.changes.allSatisfy { $0.kind == .deleted })
+        #expect(deleted.token == (try store.changeToken()))
+    }
 }

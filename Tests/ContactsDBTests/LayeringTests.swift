@@ -61,14 +61,23 @@ import Testing
     }
 
     /// The core links no network stack: only ContactsDBSync (and the
-    /// `contactsdb-sync` helper) imports it.
+    /// `contactsdb-sync` helper) imports it, and the web server
+    /// (ContactsDBServer, which `contactsdb-serve` alone links) besides.
     @Test func onlySyncImportsTheNetworkStack() throws {
-        let network = try Regex(#"^import (AsyncHTTPClient|NIO\w*|Crypto|_?CryptoExtras|CLibXML2)\b"#)
-        let offenders = try Self.files()
+        let network = try Regex(#"^import (AsyncHTTPClient|NIO\w*|Crypto|_?CryptoExtras|CLibXML2|Hummingbird\w*)\b"#)
+        let server = try Regex(#"^import (Hummingbird\w*|ContactsDBServer)\b"#)
+        let files = try Self.files()
+        let offenders = files
             .filter { !$0.path.hasPrefix("ContactsDBSync/") && !$0.path.hasPrefix("contactsdb-sync/") }
+            .filter { !$0.path.hasPrefix("ContactsDBServer/") && !$0.path.hasPrefix("contactsdb-serve/") }
             .filter { $0.code.contains { $0.contains(network) } }
             .map(\.path)
         #expect(offenders.isEmpty, "imports of the network stack outside ContactsDBSync: \(offenders)")
+        let serving = files
+            .filter { !$0.path.hasPrefix("ContactsDBServer/") && !$0.path.hasPrefix("contactsdb-serve/") }
+            .filter { $0.code.contains { $0.contains(server) } }
+            .map(\.path)
+        #expect(serving.isEmpty, "imports of the web server outside ContactsDBServer: \(serving)")
     }
 
     @Test func everyFolderHasALayer() throws {

@@ -1,0 +1,129 @@
+import ContactsDB
+import Dispatch
+import Foundation
+import Hummingbird
+import Logging
+
+/// The web app of `contactsdb serve`: the page, compiled into the binary,
+/// and the JSON endpoints it calls, each a thin client of ``ContactStore``
+/// with the command line's validation and errors.
+///
+/// ```swift
+/// let app = WebApp(store: try ContactStore.open(at: "contacts.sqlite"))
+/// try app.run(port: 0) { address in print(address) }
+/// ```
+public struct WebApp: Sendable {
+    let store: ContactStore
+    /// The secret the printed address carries; 256 random bits.
+    let token: String
+
+    public init(store: ContactStore) {
+        self.store = store
+        var generator = SystemRandomNumberGenerator()
+        token = (0..<4).map { _ in String(format: "%016llx", generator.next() as UInt64) }.joined()
+    }
+
+    /// Serves on 127.0.0.1 until SIGINT or SIGTERM, then returns; a write
+    /// under way is finished first, and none starts after.
+    ///
+    /// - parameter port: the port; 0 lets the system choose a free one.
+    /// - parameter ready: called once the server listens, with the address
+    ///   that opens the app, token included.
+    /// - throws: ``WebAppError/cannotListen(port:reason:)``.
+    public func run(port: Int, ready: @escaping @Sendable (String) -> Void) throws {
+        let stopped = DispatchSemaphore(value: 0)
+        let outcome = Outcome()
+        let signals = [SIGINT, SIGTERM].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                // Held from here on: no write starts, the last one ended.
+                Endpoints.writes.lock()
+                stopped.signal()
+            }
+            source.resume()
+            return source
+        }
+        defer { signals.forEach { $0.cancel() } }
+        Task {
+            do {
+                try await serve(port: port, ready: ready)
+            } catch {
+                outcome.set(error)
+            }
+            stopped.signal()
+        }
+        stopped.wait()
+        if let error = outcome.error {
+            throw WebAppError.cannotListen(port: port, reason: Self.reason(error))
+        }
+    }
+
+    private func serve(port: Int, ready: @escaping @Sendable (String) -> Void) async throws {
+        let bound = Bound()
+        let token = token
+        let router = Router()
+        router.middlewares.add(PortGuard(bound: bound, token: token))
+        Endpoints(store: store).add(to: router)
+        var logger = Logger(label: "contactsdb-serve")
+        logger.logLevel = .critical
+        let app = Application(
+            router: router,
+            configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: nil),
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? port
+                bound.set(port)
+                ready("http://127.0.0.1:\(port)/?token=\(token)")
+            },
+            logger: logger)
+        try await app.runService(gracefulShutdownSignals: [])
+    }
+
+    /// The system's sentence for a failed bind (`Address already in use`),
+    /// from the errno that SwiftNIO's error names.
+    private static func reason(_ error: Error) -> String {
+        let text = String(describing: error)
+        guard let match = text.firstMatch(of: /errno: (\d+)/), let code = CInt(match.1) else { return text }
+        return String(cString: strerror(code))
+    }
+}
+
+/// What can stop the web app from serving.
+public enum WebAppError: Error, LocalizedError, Equatable {
+    /// The port is taken, or not this user's to take.
+    case cannotListen(port: Int, reason: String)
+
+    public var errorDescription: String? {
+        switch self {
+        case let .cannotListen(port, reason): "Cannot serve on 127.0.0.1:\(port): \(reason)."
+        }
+    }
+}
+
+/// The port the server got, known once it listens (the guard needs it to
+/// check Host and Origin).
+final class Bound: @unchecked Sendable {
+    private let lock = NSLock()
+    private var port = 0
+
+    func set(_ port: Int) { lock.withLock { self.port = port } }
+    var value: Int { lock.withLock { port } }
+}
+
+/// ``AccessGuard`` for the port bound.
+struct PortGuard<Context: RequestContext>: RouterMiddleware {
+    let bound: Bound
+    let token: String
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        try await AccessGuard<Context>(token: token, port: bound.value).handle(request, context: context, next: next)
+    }
+}
+
+private final class Outcome: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Error?
+
+    func set(_ error: Error) { lock.withLock { stored = error } }
+    var error: Error? { lock.withLock { stored } }
+}
