@@ -149,6 +149,7 @@ let package = Package(
         // libFuzzer targets under Fuzz/run.sh; replayers of their inputs otherwise.
         fuzzTarget("FuzzJSON"),
         fuzzTarget("FuzzVCard"),
+        fuzzTarget("FuzzCSV"),
         fuzzTarget("FuzzMigrations"),
         fuzzTarget("FuzzDAV"),
         .target(name: "ContactsDBTestSupport", path: "Tests/ContactsDBTestSupport"),

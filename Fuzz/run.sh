@@ -2,9 +2,9 @@
 # Builds one fuzz target with libFuzzer and runs it for SECONDS, seeded from
 # the test fixtures and the regression corpus; crashers land in
 # Fuzz/crashes/TARGET/, the grown corpus in .build-fuzz/corpus/TARGET/.
-#   Fuzz/run.sh FuzzJSON|FuzzVCard|FuzzMigrations|FuzzDAV SECONDS
+#   Fuzz/run.sh FuzzJSON|FuzzVCard|FuzzCSV|FuzzMigrations|FuzzDAV SECONDS
 set -eu
-target=${1:?usage: Fuzz/run.sh FuzzJSON|FuzzVCard|FuzzMigrations|FuzzDAV SECONDS}
+target=${1:?usage: Fuzz/run.sh FuzzJSON|FuzzVCard|FuzzCSV|FuzzMigrations|FuzzDAV SECONDS}
 seconds=${2:?usage: Fuzz/run.sh TARGET SECONDS}
 cd "$(dirname "$0")/.."
 # CONTACTSDB_FUZZ makes Package.swift instrument the library and the fuzz
@@ -47,6 +47,10 @@ card = "BEGIN:VCARD\r\nVERSION:4.0\r\nKIND:group\r\nFN:All\r\n" + "MEMBER:a\r\n"
 open(sys.argv[1], "w").write(card)
 PY
     ;;
+FuzzCSV)
+    seeds="$regressions/csv"
+    cp Fuzz/Seeds/csv/* "$corpus/"
+    find Tests -path '*Fixtures*' -name '*.csv' -size -64k -exec cp {} "$corpus/" \; 2>/dev/null || true ;;
 FuzzMigrations)
     seeds="$regressions/migrations"
     cp Fuzz/Seeds/migrations/* "$corpus/" ;;

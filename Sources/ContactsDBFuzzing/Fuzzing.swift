@@ -39,6 +39,24 @@ package enum Fuzzing {
         }.mapError(asContactsDBError)
     }
 
+    /// Reads `bytes` as a CSV file, validating each row as the import
+    /// pipeline does; the count of rows read, or the first error.
+    @discardableResult
+    package static func readCSV(_ bytes: Data) -> Result<Int, ContactsDBError> {
+        Result {
+            var reader = ContactCSV()
+            var count = 0
+            try bytes.withUnsafeBytes { raw in
+                try reader.forEachContact(in: raw.bindMemory(to: UInt8.self), source: "fuzz.csv") { path, _, result in
+                    var unusual = UnusualValues()
+                    _ = try ContactValidator.imported(try result.get(), at: path, counting: &unusual)
+                    count += 1
+                }
+            }
+            return count
+        }.mapError(asContactsDBError)
+    }
+
     /// Builds an in-memory database whose migration records are given by
     /// the lines of `bytes`, and runs the check an open runs on it:
     ///

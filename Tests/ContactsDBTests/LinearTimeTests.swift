@@ -143,4 +143,27 @@ import ContactsDBFuzzing
     func theJSONReaderIsLinear(_ shape: Shape) {
         Self.checkLinear(shape) { Fuzzing.readJSON($0) }
     }
+
+    // MARK: - CSV
+
+    static let csvShapes: [Shape] = [
+        Shape(name: "a huge quoted field of doubled quotes and line breaks") { size in
+            repeated("id,firstName,note\r\na,Ann,\"", "\"\"x\r\n", "\"\r\n", size: size)
+        },
+        Shape(name: "a header of many columns") { size in
+            repeated("id,firstName", ",Column", "\r\na,Ann\r\n", size: size)
+        },
+        Shape(name: "many rows") { size in
+            repeated("First Name,Phone 1 - Label,Phone 1 - Value,Labels\r\n", "Ann,Mobile,+1 415 555 0100,* starred ::: Friends\r\n", "",
+                     size: size)
+        },
+        Shape(name: "a quote never closed") { size in
+            repeated("id,firstName\r\na,\"", "x,y\r\n", "", size: size)
+        },
+    ]
+
+    @Test(arguments: csvShapes)
+    func theCSVReaderIsLinear(_ shape: Shape) {
+        Self.checkLinear(shape) { Fuzzing.readCSV($0) }
+    }
 }

@@ -147,6 +147,11 @@ import ContactsDBSynthetic
             if case .failure(let error) = outcome { #expect(Self.isSentence(error), "\(url.lastPathComponent): \(error)") }
             replayed += 1
         }
+        for url in Self.inputs("csv") {
+            let outcome = Fuzzing.readCSV(try Data(contentsOf: url))
+            if case .failure(let error) = outcome { #expect(Self.isSentence(error), "\(url.lastPathComponent): \(error)") }
+            replayed += 1
+        }
         for url in Self.inputs("dav") {
             let outcome = Fuzzing.readDAV(try Data(contentsOf: url))
             if case .failure(let error) = outcome { #expect(Self.isSentence(error), "\(url.lastPathComponent): \(error)") }

@@ -2,7 +2,7 @@ import Foundation
 
 /// Something to import: a file, read through a memory map whose pages are
 /// handed back as the import moves on, or bytes already in memory. Its
-/// format (JSON or vCard) is read from its content, not its name.
+/// format (JSON, vCard or CSV) is read from its content, not its name.
 public enum ImportInput: Sendable {
     /// A file; `source` names it in errors when its own name would not
     /// (stdin copied to a temporary file).
@@ -69,7 +69,8 @@ public struct ImportReport: Sendable {
     /// it was and why.
     public var skipped: [String] = []
     /// vCard properties the model does not hold, kept verbatim as extra
-    /// properties, with how often each appeared.
+    /// properties, and CSV columns no field holds, kept as `X-` properties,
+    /// with how often each appeared.
     public var extraProperties: [String: Int] = [:]
     /// What was kept that typed input would refuse.
     public var unusual = UnusualValues()
@@ -84,7 +85,7 @@ public struct ImportReport: Sendable {
 /// the last row (`indexBuild`, `commit`, and what `searchIndex` leaves
 /// until then) run alone and count the time they took.
 public struct ImportPhases: Sendable, Codable, Equatable {
-    /// Reading the input into drafts (JSON or vCard syntax and fields).
+    /// Reading the input into drafts (JSON, vCard or CSV syntax and fields).
     public var parse = 0.0
     /// Checking the drafts and computing their derived fields (sort keys,
     /// folded words, phone forms, thumbnails), summed over the threads.

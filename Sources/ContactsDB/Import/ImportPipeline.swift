@@ -202,7 +202,7 @@ package struct ImportPipeline {
         progress?(total, total)
         // A group card's kind and members were read as its group, not kept.
         report.extraProperties = readingSide.vCards.extraProperties.merging(groupLines, uniquingKeysWith: -)
-            .filter { $0.value > 0 }
+            .merging(readingSide.csv.keptColumns, uniquingKeysWith: +).filter { $0.value > 0 }
         report.phases.parse = readingSide.parse
         report.phases.validateAndDerive = readingSide.validateAndDerive.value
         return report
@@ -213,6 +213,7 @@ package struct ImportPipeline {
     /// summed over every thread that derived.
     private final class ReadingSide: @unchecked Sendable {
         var vCards = VCardReader()
+        var csv = ContactCSV()
         var parse = 0.0
         let validateAndDerive = SharedSeconds()
     }
@@ -242,7 +243,12 @@ package struct ImportPipeline {
             if records.count == batchSize || photoBytes >= batchPhotoBytes { try flush() }
         }
         func readOne(_ input: ContactsInput) throws {
-            if VCardReader.isVCard(input.bytes) {
+            if CSVRecords.isCSV(input.bytes) {
+                try side.csv.forEachContact(in: input.bytes, source: input.source) { path, end, result in
+                    try add(path, offset + end, result)
+                    input.release?(end)
+                }
+            } else if VCardReader.isVCard(input.bytes) {
                 try side.vCards.forEachCard(in: input.bytes, source: input.source) { card, end in
                     try add(card.path, offset + end, card.result)
                     input.release?(end)

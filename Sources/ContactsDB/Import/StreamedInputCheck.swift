@@ -1,16 +1,18 @@
 import Foundation
 
 /// Checks an import's input as it streams in (`import -`), so that input
-/// that can be neither format is refused at its first byte that cannot be
+/// that can be no format is refused at its first byte that cannot be
 /// one, instead of being copied for ever: its format is told from its
 /// first bytes as the import tells it (JSON from `[` or `{`, vCard from
-/// `BEGIN:VCARD`), then JSON is checked for what its reader refuses on
-/// the way (a byte no JSON text holds, nesting deeper than it reads,
-/// anything after the value), and vCard for a NUL byte (which no text
-/// holds) and for cards opened inside one another past any real nesting.
+/// `BEGIN:VCARD`, CSV from anything else), then JSON is checked for what
+/// its reader refuses on the way (a byte no JSON text holds, nesting
+/// deeper than it reads, anything after the value), vCard for a NUL byte
+/// (which no text holds) and for cards opened inside one another past any
+/// real nesting, and CSV for a NUL byte, a header row longer than any
+/// layout's and a record longer than any contact's (an unclosed quote).
 /// UTF-16 and UTF-32 input is left to the import's own reading.
 package struct StreamedInputCheck {
-    private enum Format { case undecided, json, vCard, wide }
+    private enum Format { case undecided, json, vCard, csv, wide }
 
     private let source: String
     private var format = Format.undecided
@@ -29,6 +31,13 @@ package struct StreamedInputCheck {
     private var openCards = 0
     private var lineHead: [UInt8] = []
     private var isFolded = false
+
+    // CSV: inside quotes, the current record's bytes, whether it is the header.
+    private var inQuotes = false, recordBytes = 0, isHeader = true
+
+    /// A header row longer than this is no contacts layout's: Outlook's
+    /// names 92 columns in about 1.5 KB, Google's a few times that.
+    static let maximumHeaderBytes = 64 << 10
 
     /// Cards opened inside one another (vCard 2.1's AGENT nests one or two).
     static let maximumCardNesting = 32
@@ -50,6 +59,7 @@ package struct StreamedInputCheck {
                 continue
             case .json: try checkJSON(byte)
             case .vCard: try checkVCard(byte)
+            case .csv: try checkCSV(byte)
             case .wide: return
             }
             if byte == 0x0A { line += 1 }
@@ -69,7 +79,8 @@ package struct StreamedInputCheck {
             return
         }
         // Told as the import tells it: past a byte-order mark and white
-        // space, `BEGIN:VCARD` in any case is vCard, anything else JSON.
+        // space, `[` or `{` is JSON, `BEGIN:VCARD` in any case vCard,
+        // anything else CSV.
         hasByteOrderMark = head.starts(with: [0xEF, 0xBB, 0xBF])
         var start = hasByteOrderMark ? 3 : 0
         while start < head.count, [0x20, 0x09, 0x0A, 0x0D].contains(head[start]) { start += 1 }
@@ -81,17 +92,23 @@ package struct StreamedInputCheck {
         let begin = Array("BEGIN:VCARD".utf8)
         let upper = rest.map { (0x61...0x7A).contains($0) ? $0 - 0x20 : $0 }
         let seen = head
-        if begin.starts(with: upper.prefix(begin.count)) {
-            guard upper.count >= begin.count || isEnd else { return }
-            format = upper.starts(with: begin) ? .vCard : .json
-        } else {
+        if rest[0] == UInt8(ascii: "[") || rest[0] == UInt8(ascii: "{") {
             format = .json
+        } else if begin.starts(with: upper.prefix(begin.count)) {
+            guard upper.count >= begin.count || isEnd else { return }
+            format = upper.starts(with: begin) ? .vCard : .csv
+        } else {
+            format = .csv
         }
         // Check what was held back as any later byte is checked.
         (head, offset, line) = ([], offset - seen.count, 1)
         for byte in seen {
             offset += 1
-            if format == .json { try checkJSON(byte) } else { try checkVCard(byte) }
+            switch format {
+            case .json: try checkJSON(byte)
+            case .vCard: try checkVCard(byte)
+            default: try checkCSV(byte)
+            }
             if byte == 0x0A { line += 1 }
         }
     }
@@ -152,6 +169,26 @@ package struct StreamedInputCheck {
         default:
             throw refuse(byte, depth > 0 ? "cannot stand outside a string in JSON"
                                          : "cannot begin JSON (an array or an object) or a vCard (BEGIN:VCARD)")
+        }
+    }
+
+    private mutating func checkCSV(_ byte: UInt8) throws {
+        guard byte != 0 else { throw refuse(byte, "is a NUL byte, which no CSV text holds") }
+        recordBytes += 1
+        if byte == UInt8(ascii: "\"") {
+            inQuotes.toggle()
+        } else if !inQuotes, byte == 0x0A || byte == 0x0D {
+            // A record ends; a blank line before the header is none.
+            if recordBytes > 1 { isHeader = false }
+            recordBytes = 0
+            return
+        }
+        if isHeader, recordBytes > Self.maximumHeaderBytes {
+            throw refuse("the CSV header row runs past \(Self.maximumHeaderBytes >> 10) KB, longer than any contacts layout's")
+        }
+        if recordBytes > CSVRecords.maximumRecordBytes {
+            throw refuse("a CSV record runs past \(CSVRecords.maximumRecordBytes >> 20) MB, more than any contact holds"
+                + (inQuotes ? " (a quoted field is never closed)" : ""))
         }
     }
 

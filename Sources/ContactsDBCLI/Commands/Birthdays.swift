@@ -48,7 +48,7 @@ extension ContactsDBCommand {
                 print("id,displayName,kind,label,date,age\r")
                 for date in dates {
                     let fields = [date.id, date.displayName, date.kind.rawValue, date.label, date.date.text, date.age.map(String.init) ?? ""]
-                    print(fields.map(ContactPrinter.csvField).joined(separator: ",") + "\r")
+                    print(fields.map(CSVTable.field).joined(separator: ",") + "\r")
                 }
             }
         }

@@ -12,7 +12,8 @@ extension ContactsDBCommand {
                 `contactsdb import all.json`. --directory writes one .vcf file per contact, as address \
                 books that keep a folder of cards (khard, vdirsyncer) expect. The filters of `query` and \
                 --id choose the contacts written: `contactsdb export --group Family --format vcard`, \
-                `contactsdb export --id ID --format vcard`.
+                `contactsdb export --id ID --format vcard`. --format csv --csv-style google|outlook writes \
+                the layout Google Contacts or Outlook imports.
                 """)
 
         enum Format: String, ExpressibleByArgument, CaseIterable { case json, ndjson, vcard, csv }
@@ -29,6 +30,21 @@ extension ContactsDBCommand {
             "How groups are written in vCard: as each member's CATEGORIES, or as group cards after the contacts.",
             valueName: "categories|cards"))
         var groups: GroupConvention = .categories
+        @Option(help: ArgumentHelp(
+            "The CSV layout: this engine's own (every field), or Google Contacts' or Outlook's, which those products import.",
+            valueName: "contactsdb|google|outlook"))
+        var csvStyle: CSVStyle = .contactsdb
+
+        enum CSVStyle: String, ExpressibleByArgument, CaseIterable {
+            case contactsdb, google, outlook
+            var layout: CSVLayout {
+                switch self {
+                case .contactsdb: return .contactsDB
+                case .google: return .google
+                case .outlook: return .outlook
+                }
+            }
+        }
 
         enum VCardVersionArgument: String, ExpressibleByArgument, CaseIterable {
             case v3 = "3.0", v4 = "4.0"
@@ -38,6 +54,7 @@ extension ContactsDBCommand {
         func validate() throws {
             if directory != nil && format != .vcard { throw ValidationError("Please use --directory with --format vcard.") }
             if groups == .cards && format != .vcard { throw ValidationError("Please use --groups cards with --format vcard.") }
+            if csvStyle != .contactsdb && format != .csv { throw ValidationError("Please use --csv-style with --format csv.") }
         }
 
         func run() throws {
@@ -66,7 +83,7 @@ extension ContactsDBCommand {
                 try contacts { print($0.vCard(version: version, categories: categories), terminator: "") }
                 if !categories { try store.groupCards(version: version, inBooks: query.bookNames).forEach { print($0, terminator: "") } }
             case .csv:
-                let table = CSVTable(maxChildren: try store.maxChildCounts())
+                let table = CSVTable(layout: csvStyle.layout, maxChildren: try store.maxChildCounts())
                 print(table.header, terminator: "")
                 try contacts { print(table.row($0), terminator: "") }
             }

@@ -104,7 +104,7 @@ extension ContactsDBCommand {
                     try JSONOutput.printLines(groups)
                 case .csv:
                     print("name,memberCount\r")
-                    groups.forEach { print("\(ContactPrinter.csvField($0.name)),\($0.memberCount)\r") }
+                    groups.forEach { print("\(CSVTable.field($0.name)),\($0.memberCount)\r") }
                 }
             }
         }

@@ -6,17 +6,18 @@ extension ContactsDBCommand {
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "import",
-            abstract: "Add every contact of a JSON or vCard file (or a directory of .vcf files), all or nothing.",
+            abstract: "Add every contact of a JSON, vCard or CSV file (or a directory of .vcf files), all or nothing.",
             discussion: """
-                The format is read from the content: vCard 2.1, 3.0 and 4.0 (one or many cards a file), or \
-                the JSON format. Unlike `seed`, importing is not tracked: a contact whose id is here already \
+                The format is read from the content: vCard 2.1, 3.0 and 4.0 (one or many cards a file), the \
+                JSON format, or CSV (this engine's export, Google Contacts' or Outlook's, told by the header \
+                row; comma, semicolon or tab separated; UTF-8, else Windows-1252). Unlike `seed`, importing is not tracked: a contact whose id is here already \
                 (a vCard's UID, a JSON contact's id) fails the import, unless --existing says to update or \
                 skip such contacts.
                 """)
 
         @OptionGroup var database: DatabaseOptions
-        @Argument(help: "A JSON or vCard file, a directory of .vcf files, or - for stdin.") var file: String
-        @Flag(help: "Skip records that cannot be read or break a rule (a vCard card, a JSON contact), and report them, instead of importing nothing.")
+        @Argument(help: "A JSON, vCard or CSV file, a directory of .vcf files, or - for stdin.") var file: String
+        @Flag(help: "Skip records that cannot be read or break a rule (a vCard card, a JSON contact, a CSV row), and report them, instead of importing nothing.")
         var skipInvalid = false
         @Option(help: "What becomes of a contact whose id is here already: fail the import, update it to the card as read (a contact equal to its card is not written), or skip it.")
         var existing = ExistingContacts.fail

@@ -143,7 +143,7 @@ enum InputFile {
     /// maps any file: memory stays bounded by the import's batch however
     /// much comes in. The file is unlinked as soon as it is made, so no
     /// exit, not even SIGKILL, leaves it behind (`body` reads it through
-    /// /proc/self/fd). Input that can be neither format is refused at its
+    /// /proc/self/fd). Input that can be no format is refused at its
     /// first byte that cannot be one (``StreamedInputCheck``), and the copy
     /// may take at most half the disk's free space, which the database
     /// needs beside it.

@@ -95,9 +95,4 @@ enum ContactPrinter {
         let table = CSVTable(maxChildren: ChildCounts(mostIn: contacts))
         return table.header + contacts.map(table.row).joined()
     }
-
-    static func csvField(_ field: String) -> String {
-        guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return field }
-        return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-    }
 }
