@@ -2,6 +2,7 @@ import ContactsDB
 @testable import ContactsDBSynthetic
 import ContactsDBTestSupport
 import Foundation
+import GRDB
 import Testing
 
 /// `link`, `unlink`, `copy` and `query --unified` (SPEC §One person across
@@ -105,5 +106,27 @@ import Testing
         #expect(try shown(db, copy, "book") == "home" && shown(db, copy, "linked") == "c1")
         #expect(try cli.run(db: db, ["query", "--unified", "--count"]).stdout == persons)
         #expect(try cli.run(db: db, ["copy", "c1", "--to", "nope"]).exitCode == 64)
+    }
+
+    @Test func doctorFindsAPersonsKeptKeysOutOfStepAndReindexMendsThem() throws {
+        let db = try cli.makeEmptyDatabase("kept.sqlite", in: directory)
+        for book in ["work", "home"] { #expect(try cli.run(db: db, ["book", "create", book]).exitCode == 0) }
+        let work = try cli.run(db: db, ["add", "--first-name", "Anna", "--book", "work", "--messenger", "telegram:@anna"])
+        let home = try cli.run(db: db, ["add", "--first-name", "Anna", "--book", "home", "--email", "anna@example.org"])
+        let ids = [work, home].map { $0.stdout.trimmingCharacters(in: .whitespacesAndNewlines) }
+        #expect(try cli.run(db: db, ["link"] + ids).exitCode == 0)
+        let both = ["query", "--unified", "--has", "telegram", "--has", "email", "--count"]
+        #expect(try cli.run(db: db, both).stdout == "1\n")
+        #expect(try cli.run(db: db, ["doctor"]).exitCode == 0)
+        for tampering in ["UPDATE attributeCount SET personDelta = personDelta + 1 WHERE personDelta <> 0",
+                          "UPDATE sectionCount SET nonHeads = 0",
+                          "UPDATE contact SET personAttributes = attributes"] {
+            try DatabaseQueue(path: db).write { db in try db.execute(sql: tampering) }
+            #expect(try cli.run(db: db, ["doctor"]).exitCode != 0, "\(tampering)")
+            #expect(try cli.run(db: db, ["reindex"]).exitCode == 0)
+            #expect(try cli.run(db: db, ["doctor"]).exitCode == 0, "\(tampering)")
+            #expect(try cli.run(db: db, both).stdout == "1\n")
+            #expect(try cli.run(db: db, ["query", "--unified", "--count"]).stdout == "1\n")
+        }
     }
 }

@@ -64,10 +64,10 @@ extension ContactQuery {
                         [JSONText.array(names.map(Text.groupKey))])
                 }
             case .has(let attributes) where isUnified:
-                // Each attribute on any card: the union of the person's.
-                let union = Self.personsHaving(attributes)
-                let mask: [(any DatabaseValueConvertible)?] = [attributes.rawValue, attributes.rawValue]
-                addOfCard("(contact.attributes & ? = ? OR contact.personId IN (\(union.sql)))", mask + union.values)
+                // Each attribute on any card: the union kept on a linked
+                // card (Schema/0021), read from the heads' order indexes.
+                addOfCard("coalesce(contact.personAttributes, contact.attributes) & ? = ?",
+                          [attributes.rawValue, attributes.rawValue])
             case .has(let attributes):
                 add("contact.attributes & ? = ?", [attributes.rawValue, attributes.rawValue])
             case .namePrefix(let text):
@@ -184,26 +184,11 @@ extension ContactQuery {
             """, arguments)
     }
 
-    /// The people whose cards together have every one of `attributes`,
-    /// read from the linked contacts' index alone.
-    static func personsHaving(_ attributes: ContactAttributes) -> (sql: String, values: [(any DatabaseValueConvertible)?]) {
-        let bits = (0..<32).map { 1 << $0 }.filter { attributes.rawValue & $0 != 0 }
-        let having = bits.isEmpty ? "1" : bits.map { _ in "max(attributes & ?) > 0" }.joined(separator: " AND ")
-        return ("SELECT personId FROM contact WHERE personId IS NOT NULL GROUP BY personId HAVING \(having)",
-                bits.map { $0 as (any DatabaseValueConvertible)? })
-    }
-
     func countStatement(_ plan: QueryPlan) -> (sql: String, arguments: StatementArguments) {
         if isUnified, let attributes = attributesOnly {
-            // The contacts' maintained count, less the linked contacts that
-            // have them, plus the people whose cards together have them.
-            let union = Self.personsHaving(attributes)
-            return ("""
-                SELECT (SELECT coalesce(sum(count), 0) FROM attributeCount WHERE attributes & ? = ?)
-                    - (SELECT count(*) FROM contact WHERE personId IS NOT NULL AND attributes & ? = ?)
-                    + (SELECT count(*) FROM (\(union.sql)))
-                """, StatementArguments(Array(repeating: attributes.rawValue as (any DatabaseValueConvertible)?, count: 4)
-                                        + union.values))
+            // `personDelta` turns the contacts' counts into people's.
+            return ("SELECT coalesce(sum(count + personDelta), 0) FROM attributeCount WHERE attributes & ? = ?",
+                    [attributes.rawValue, attributes.rawValue])
         }
         if let attributes = attributesOnly {
             return ("SELECT coalesce(sum(count), 0) FROM attributeCount WHERE attributes & ? = ?",
@@ -215,14 +200,9 @@ extension ContactQuery {
 
     func sectionsStatement(_ plan: QueryPlan) -> (sql: String, arguments: StatementArguments) {
         if filters.isEmpty, isUnified {
-            // The maintained counts, less each section's cards that stand
-            // for no person (a few dozen sections, each read from an index).
+            // Each section's people: its contacts less those heading none.
             return ("""
-                SELECT sectionKey, persons FROM (
-                    SELECT sortIndex, sectionKey,
-                        count - (SELECT count(*) FROM contact WHERE isPersonHead = 0 AND sortIndex = sectionCount.sortIndex) AS persons
-                    FROM sectionCount WHERE count > 0)
-                WHERE persons > 0 ORDER BY sortIndex
+                SELECT sectionKey, count - nonHeads FROM sectionCount WHERE count - nonHeads > 0 ORDER BY sortIndex
                 """, [])
         }
         if filters.isEmpty {

@@ -81,7 +81,13 @@ enum HealthChecks {
         let lists = ["contactDate", "url", "relation", "socialProfile", "extraProperty"]
             .map { "EXISTS (SELECT 1 FROM \($0) WHERE contactPk = contact.pk)" }.joined(separator: " OR ")
         let heldLists = "(\(lists)) * \(ContactAttributes.cardLists.rawValue)"
-        return "SELECT NOT EXISTS (SELECT 1 FROM contact WHERE attributes <> \((held + [heldLists]).joined(separator: " + ")))"
+        // And each linked card holds its person's union (Schema/0021).
+        return """
+            SELECT NOT EXISTS (SELECT 1 FROM contact WHERE attributes <> \((held + [heldLists]).joined(separator: " + ")))
+               AND NOT EXISTS (SELECT 1 FROM contact WHERE personId IS NULL AND personAttributes IS NOT NULL)
+               AND NOT EXISTS (SELECT 1 FROM contact JOIN personAttributesOf AS person ON person.personId = contact.personId
+                               WHERE contact.personAttributes IS NOT person.attributes)
+            """
     }()
 
     /// True when every contact's book exists, one book is the default, and
@@ -111,6 +117,14 @@ enum HealthChecks {
             SELECT attributes, count FROM attributeCount WHERE count > 0 EXCEPT SELECT * FROM attributeCountOf
         ) AND NOT EXISTS (
             SELECT * FROM attributeCountOf EXCEPT SELECT attributes, count FROM attributeCount
+        ) AND NOT EXISTS (
+            SELECT sortIndex, nonHeads FROM sectionCount WHERE nonHeads <> 0 EXCEPT SELECT * FROM nonHeadCountOf
+        ) AND NOT EXISTS (
+            SELECT * FROM nonHeadCountOf EXCEPT SELECT sortIndex, nonHeads FROM sectionCount
+        ) AND NOT EXISTS (
+            SELECT attributes, personDelta FROM attributeCount WHERE personDelta <> 0 EXCEPT SELECT * FROM personDeltaOf
+        ) AND NOT EXISTS (
+            SELECT * FROM personDeltaOf EXCEPT SELECT attributes, personDelta FROM attributeCount
         )
         """
 }

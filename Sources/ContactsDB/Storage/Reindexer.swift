@@ -27,6 +27,12 @@ enum Reindexer {
                     pk: pk, contact.draft, createdAt: contact.createdAt, updatedAt: contact.updatedAt, keepingPhoto: true)
             }
         }
+        // The triggers keep each person's union; this mends one out of step.
+        try db.execute(sql: """
+            UPDATE contact SET personAttributes = NULL WHERE personId IS NULL AND personAttributes IS NOT NULL;
+            UPDATE contact SET personAttributes = person.attributes FROM personAttributesOf AS person
+            WHERE contact.personId = person.personId AND contact.personAttributes IS NOT person.attributes;
+            """)
         try rebuildCounts(db)
         // The triggers kept the index in step with each new row; a rebuild
         // also mends an index that had fallen out of step.
@@ -42,6 +48,9 @@ enum Reindexer {
             INSERT INTO sectionCount (sortIndex, sectionKey, count) SELECT sortIndex, sectionKey, count FROM sectionCountOf;
             DELETE FROM attributeCount;
             INSERT INTO attributeCount (attributes, count) SELECT attributes, count FROM attributeCountOf;
+            UPDATE sectionCount SET nonHeads = heads.count FROM nonHeadCountOf AS heads WHERE sectionCount.sortIndex = heads.sortIndex;
+            INSERT INTO attributeCount (attributes, count, personDelta) SELECT attributes, 0, delta FROM personDeltaOf WHERE true
+                ON CONFLICT (attributes) DO UPDATE SET personDelta = excluded.personDelta;
             """)
     }
 

@@ -22,6 +22,11 @@ extension BenchmarkSQL {
     static let derivedRows = [
         "INSERT INTO sectionCount (sortIndex, sectionKey, count) SELECT sortIndex, sectionKey, count FROM sectionCountOf",
         "INSERT INTO attributeCount (attributes, count) SELECT attributes, count FROM attributeCountOf",
+        "UPDATE sectionCount SET nonHeads = heads.count FROM nonHeadCountOf AS heads WHERE sectionCount.sortIndex = heads.sortIndex",
+        """
+        INSERT INTO attributeCount (attributes, count, personDelta) SELECT attributes, 0, delta FROM personDeltaOf WHERE true
+            ON CONFLICT (attributes) DO UPDATE SET personDelta = excluded.personDelta
+        """,
     ]
     /// The search indexes: the phone digits' (full text), the phone windows and the text's (full text).
     static let searchRows = [

@@ -85,29 +85,16 @@ enum BenchmarkSQL {
 
     // MARK: - One row per person (links)
 
-    /// The people whose linked cards together have Q3's four attributes.
-    private static let personsWithFourAttributes = """
-        SELECT personId FROM contact WHERE personId IS NOT NULL GROUP BY personId
-        HAVING max(attributes & 1) > 0 AND max(attributes & 2) > 0 AND max(attributes & 8) > 0 AND max(attributes & 16) > 0
-        """
     static let unifiedPage = "SELECT \(contactColumns) FROM contact WHERE isPersonHead = 1 \(defaultOrder)"
     static let unifiedFourAttributesByFirstNameDescending = """
         SELECT \(contactColumns) FROM contact
-        WHERE isPersonHead = 1 AND (attributes & \(fourAttributes) = \(fourAttributes) OR personId IN (\(personsWithFourAttributes)))
+        WHERE isPersonHead = 1 AND coalesce(personAttributes, attributes) & \(fourAttributes) = \(fourAttributes)
         ORDER BY firstNameKey IS NULL, firstNameKey DESC, sortKey, id LIMIT 50
         """
-    static let unifiedFourAttributesCount = """
-        SELECT (SELECT sum(count) FROM attributeCount WHERE attributes & \(fourAttributes) = \(fourAttributes))
-            - (SELECT count(*) FROM contact WHERE personId IS NOT NULL AND attributes & \(fourAttributes) = \(fourAttributes))
-            + (SELECT count(*) FROM (\(personsWithFourAttributes)))
-        """
-    static let unifiedSections = """
-        SELECT sectionKey, persons FROM (
-            SELECT sortIndex, sectionKey,
-                count - (SELECT count(*) FROM contact WHERE isPersonHead = 0 AND sortIndex = sectionCount.sortIndex) AS persons
-            FROM sectionCount WHERE count > 0)
-        WHERE persons > 0 ORDER BY sortIndex
-        """
+    static let unifiedFourAttributesCount =
+        "SELECT sum(count + personDelta) FROM attributeCount WHERE attributes & \(fourAttributes) = \(fourAttributes)"
+    static let unifiedSections =
+        "SELECT sectionKey, count - nonHeads FROM sectionCount WHERE count - nonHeads > 0 ORDER BY sortIndex"
     /// Every child of the contacts whose keys are bound as one JSON array,
     /// and their groups' names.
     static let children = [
