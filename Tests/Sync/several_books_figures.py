@@ -10,7 +10,7 @@ before the first sync. Then R times (default 3): three new databases each
 bound to one address book, each synced alone (timed one by one, summed),
 and one new database bound to all three, synced by one `sync` (timed). The
 order of the two alternates between runs. Checks that every sync brought
-every card. Prints each run and the medians, of the wall time and of the
+every card. Prints each run and the medians (of the two columns, and of the runs' ratios), of the wall time and of the
 processor time contactsdb spent (its processes', not the server's), which
 other work on the machine disturbs less. Not part of the tests:
 figures for reading.
@@ -92,9 +92,11 @@ def measure(binary, folder, server, count, runs):
               f"in all ({cpu['singles'][-1]:.2f} s processor), one sync of three {wall['together'][-1]:.2f} s "
               f"({cpu['together'][-1]:.2f} s processor)", flush=True)
     for label, figures in (("wall", wall), ("processor", cpu)):
-        singles_median, together_median = statistics.median(figures["singles"]), statistics.median(figures["together"])
-        print(f"median {label}: three single syncs {singles_median:.2f} s in all, one sync of three "
-              f"{together_median:.2f} s, ratio {together_median / singles_median:.2f}")
+        # Each run's two figures were taken side by side: the median of their ratios.
+        ratios = [together / singles for singles, together in zip(figures["singles"], figures["together"])]
+        print(f"median {label}: three single syncs {statistics.median(figures['singles']):.2f} s in all, one sync of "
+              f"three {statistics.median(figures['together']):.2f} s, median of the runs' ratios {statistics.median(ratios):.2f}")
+
 
 if __name__ == "__main__":
     main()
