@@ -228,8 +228,11 @@ def serve(mode, folder):
     servers = [Server(("127.0.0.1", port), Handler), Server(("127.0.0.2", other_port), Handler)]
     for server in servers:
         threading.Thread(target=server.serve_forever, daemon=True).start()
-    with open(os.path.join(folder, "ports"), "w") as f:
+    # Written whole under another name, then renamed: `start` reads it as soon as it exists.
+    ports = os.path.join(folder, "ports")
+    with open(ports + ".part", "w") as f:
         f.write(json.dumps({"url": f"http://127.0.0.1:{port}/", "other": Handler.other + "/"}))
+    os.replace(ports + ".part", ports)
     signal.sigwait([signal.SIGTERM, signal.SIGINT])
 
 
