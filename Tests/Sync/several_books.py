@@ -12,6 +12,7 @@ database). Checks, each against what the servers hold on disk:
 - one card (one UID) on two servers is two contacts, each written back to
   its own server with that UID;
 - `move` takes a card off one server and onto another;
+- linking two cards of one person, then unlinking them, changes no server;
 - with one server stopped, the other two still sync, stderr names the
   stopped one, and the exit code is 69;
 - `sync` of the three killed with SIGKILL K times (default 6) at random
@@ -148,6 +149,13 @@ class Checks:
         self.run(db, "sync")
         self.expect("work-0" not in self.cards("work") and "work-0" in self.cards("home"), "a moved card left one server for another")
         self.books_match_servers(db, "after a move")
+        # Links are local: linking the two cards of one person and taking them apart again sends nothing.
+        before = {book: self.cards(book) for book in BOOKS}
+        for command in ("link", "unlink"):
+            self.run(db, command, work["shared-uid"]["id"], family["shared-uid"]["id"])
+            report = self.run(db, "sync").stdout
+            self.expect(report.count("0 new, 0 changed, 0 deleted") == 6, f"a sync after {command} had something to do: {report!r}")
+            self.expect({book: self.cards(book) for book in BOOKS} == before, f"a server's cards changed after {command}")
         self.expect(self.run(db, "sync").stdout.count("0 new, 0 changed, 0 deleted") == 6, "a further sync had something to do")
         self.db = db
 
