@@ -36,20 +36,27 @@ extension ContactsDBCommand {
 
         func run() throws {
             let addresses = try database.openStore().emailAddresses(matching: ContactQuery().filter(.text(text)))
+            // One write of all the lines: a bare prefix finds thousands.
+            var output = ""
             if format == .mutt {
-                print(addresses.isEmpty ? "No addresses match \"\(Self.field(text))\"."
-                      : "\(addresses.count) address\(addresses.count == 1 ? "" : "es")")
+                output += addresses.isEmpty ? "No addresses match \"\(Self.field(text))\".\n"
+                    : "\(addresses.count) address\(addresses.count == 1 ? "" : "es")\n"
             }
             for line in addresses {
-                print([line.address, line.name, line.label].map(Self.field).joined(separator: "\t"))
+                output += Self.field(line.address) + "\t" + Self.field(line.name) + "\t" + Self.field(line.label) + "\n"
             }
+            print(output, terminator: "")
             if addresses.isEmpty { throw ExitCode(ExitStatus.notFound) }
         }
 
         /// A value as one field of a line: the tab and line breaks that
         /// would split it (an imported name may hold them) become spaces.
+        /// Every such character begins with a control byte or with 0xC2
+        /// (U+0085) or 0xE2 (U+2028, U+2029), so most values are returned
+        /// without walking their characters.
         private static func field(_ value: String) -> String {
-            String(value.map { $0 == "\t" || $0.isNewline ? " " : $0 })
+            guard value.utf8.contains(where: { $0 < 0x20 || $0 == 0xC2 || $0 == 0xE2 }) else { return value }
+            return String(value.map { $0 == "\t" || $0.isNewline ? " " : $0 })
         }
     }
 }
