@@ -28,6 +28,9 @@ import Testing
         (["frobnicate"], 64, "frobnicate"),
         (["query", "--sort", "age"], 64, "--sort"),
         (["query", "--phone", "12"], 64, "--phone"),
+        // Only the commands that take contacts in (import, sync) have threads for them.
+        (["query", "--workers", "2"], 64, "--workers"),
+        (["import", "-", "--workers", "0"], 64, "--workers as 1 or more"),
         (["query", "--has", "fax"], 64, "fax"),
         (["add"], 64, "--first-name"),
         (["add", "--first-name", "A", "--age", "old"], 64, "age"),

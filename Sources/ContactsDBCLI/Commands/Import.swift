@@ -22,6 +22,7 @@ extension ContactsDBCommand {
         @Option(help: "What becomes of a contact whose id is here already: fail the import, update it to the card as read (a contact equal to its card is not written), or skip it.")
         var existing = ExistingContacts.fail
         @OptionGroup var book: BookOption
+        @OptionGroup var threads: WorkerOptions
 
         func run() throws {
             guard file == "-" else { return try run(inputs: try vCardDirectory() ?? [try Self.input(file)]) }
@@ -31,7 +32,7 @@ extension ContactsDBCommand {
         }
 
         private func run(inputs: [ImportInput]) throws {
-            let store = try database.openStore()
+            let store = try database.openStore(threads: threads)
             let progress = Terminal.ProgressBar(label: "Importing")
             let report = try store.importContacts(
                 from: inputs, intoBook: book.book, skippingInvalid: skipInvalid, existing: existing, progress: progress.update)

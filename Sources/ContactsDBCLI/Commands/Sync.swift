@@ -26,6 +26,7 @@ extension ContactsDBCommand {
         @Flag(help: "Say what would be pulled and pushed; change nothing.") var dryRun = false
         @Option(help: "Output format.") var format: Format = .table
         @OptionGroup var timeout: RemoteTimeoutOption
+        @OptionGroup var threads: WorkerOptions
 
         struct Output: Encodable {
             var remote: String
@@ -35,7 +36,7 @@ extension ContactsDBCommand {
 
         func run() throws {
             let network = try ContactsDBCommand.network()
-            let store = try database.openStore()
+            let store = try database.openStore(threads: threads)
             let remotes = try names.isEmpty ? store.remotes().map(\.name) : names.map { name in
                 guard let remote = try store.remote(named: name) else { throw ContactsDBError.remoteNotFound(name: name) }
                 return remote.name

@@ -14,8 +14,6 @@ struct DatabaseOptions: ParsableArguments {
         valueName: "milliseconds"))
     var busyTimeout = 5000
 
-    @OptionGroup var threads: WorkerOptions
-
     func validate() throws {
         if busyTimeout < 0 { throw ValidationError("Please give --busy-timeout as zero or more milliseconds.") }
     }
@@ -38,10 +36,11 @@ struct DatabaseOptions: ParsableArguments {
         return (dataHome as NSString).appendingPathComponent("contactsdb/contacts.sqlite")
     }
 
-    /// Opens the database (create, migrate, seed once). When this open
-    /// imported the bundled seed, says so in one line on stderr.
-    func openStore() throws -> ContactStore {
-        let store = try openStore(seedsOnFirstOpen: true)
+    /// Opens the database (create, migrate, seed once), with `threads`
+    /// for a command that takes contacts in. When this open imported the
+    /// bundled seed, says so in one line on stderr.
+    func openStore(threads: WorkerOptions? = nil) throws -> ContactStore {
+        let store = try openStore(seedsOnFirstOpen: true, threads: threads)
         if let backup = store.openReport.backupBeforeMigration {
             Terminal.printNotice("Backed up the database to \(backup) before migrating it.")
         }
@@ -54,7 +53,7 @@ struct DatabaseOptions: ParsableArguments {
         return store
     }
 
-    func openStore(seedsOnFirstOpen: Bool) throws -> ContactStore {
+    func openStore(seedsOnFirstOpen: Bool, threads: WorkerOptions? = nil) throws -> ContactStore {
         // Only the default location's directory is created; a mistyped --db
         // directory is an error, not a surprise folder.
         if givenPath == nil {
@@ -65,7 +64,7 @@ struct DatabaseOptions: ParsableArguments {
         var options = ContactStore.Options()
         options.seedsOnFirstOpen = seedsOnFirstOpen
         options.busyTimeout = Double(busyTimeout) / 1000
-        threads.apply(to: &options)
+        threads?.apply(to: &options)
         let store = try ContactStore.open(at: path, options: options)
         if AddressSpaceLimit.bytes != nil { Self.keptOpen.append(store) }
         return store
