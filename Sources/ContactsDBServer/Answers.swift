@@ -12,6 +12,11 @@ struct InfoAnswer: Encodable {
     var remotes: [RemoteAnswer]
     var attributes: [String]
     var sorts: [String]
+    /// The services typed input takes.
+    var messengers: [String]
+    /// The most bytes a photo may have: the page sends one byte more of a
+    /// larger file, as `photo set` reads stdin, so that the store refuses it.
+    var photoBytes: Int
 }
 
 struct BookAnswer: Encodable {
@@ -108,6 +113,8 @@ struct ErrorAnswer: Encodable {
             status = Self.status(error)
             switch error {
             case let .invalidContact(field, _), let .duplicateContactID(field, _): self.field = field
+            case .invalidPhoto: field = "photo"
+            case .invalidBook: field = "book"
             default: break
             }
         case is RequestError, is DecodingError: status = .badRequest

@@ -15,7 +15,8 @@ struct Endpoints: Sendable {
     static let writes = NSLock()
     /// The most contacts one list request returns.
     static let pageLimit = 500
-    /// The most bytes a request body may hold (a contact with its photo).
+    /// The most bytes a request body may hold: a contact with its photo
+    /// in base64, a third larger than the photo's limit.
     static let bodyLimit = 32 << 20
 
     func add(to router: Router<some RequestContext>) {
@@ -56,9 +57,9 @@ struct Endpoints: Sendable {
                 return try encode(["deleted": id])
             }
         }
-        router.put("/api/photo") { request, _ in
-            let (body, id) = (try await bytes(of: request), try contactID(request))
-            return try await answer(writing: true) { try encode(["id": try store.setPhoto(id: id, data: body).id]) }
+        router.post("/api/move") { request, _ in
+            let (id, book) = (try contactID(request), request.uri.queryParameters.get("to") ?? "")
+            return try await answer(writing: true) { try encode(["moved": try store.move(ids: [id], toBook: book)]) }
         }
         router.post("/api/merge") { request, _ in
             let body = try await bytes(of: request)
@@ -97,7 +98,8 @@ struct Endpoints: Sendable {
         return try encode(InfoAnswer(
             regions: try store.phoneRegions().codes, books: try store.books().map { BookAnswer(name: $0.name, count: $0.contactCount, isDefault: $0.isDefault) },
             groups: try store.groups(), remotes: remotes, attributes: ContactAttributes.named.map(\.name),
-            sorts: ContactSort.Key.allCases.map(\.rawValue)))
+            sorts: ContactSort.Key.allCases.map(\.rawValue), messengers: MessengerService.allCases.map(\.rawValue),
+            photoBytes: PhotoImage.maximumBytes))
     }
 
     /// A page of the list; with `meta`, also how many match and, in the
