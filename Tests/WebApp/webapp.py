@@ -184,7 +184,9 @@ def security_checks(server, cli):
     victim = cli.ids("--name", "Anna")[0]
     contact = json.dumps({"firstName": "Mallory"})
     writes = [("POST", "/api/contact", contact), ("PATCH", f"/api/contact?id={victim}", contact),
-              ("DELETE", f"/api/contact?id={victim}", None), ("POST", "/api/merge", json.dumps({"ids": [victim, victim]}))]
+              ("PATCH", f"/api/contact?id={victim}", json.dumps({"photo": None})),
+              ("DELETE", f"/api/contact?id={victim}", None), ("POST", "/api/merge", json.dumps({"ids": [victim, victim]})),
+              ("POST", f"/api/move?id={victim}&to=local", None)]
     for method, path, body in writes:
         for origin in ["http://evil.example", f"http://localhost:{server.port}", "null", None]:
             headers = {"Content-Type": "application/json"}
@@ -199,7 +201,8 @@ def security_checks(server, cli):
     check(status == 421, f"a write to another Host is refused (got {status})")
     check(cli.count() == before, "nothing was written by the refused requests")
     check(cli.names("--name", "Mallory") == [], "no Mallory was added")
-    check(json.loads(cli.run("show", victim, "--format", "json").stdout)[0]["firstName"] == "Anna", "Anna is unchanged")
+    anna = json.loads(cli.run("show", victim, "--format", "json").stdout)[0]
+    check(anna["firstName"] == "Anna" and "photo" in anna, "Anna is unchanged, her photo too")
 
     status, headers, _ = server.request("GET", "/api/list", headers={"Origin": "http://evil.example"})
     check(status == 200 and not any(h.lower().startswith("access-control") for h in headers),
