@@ -54,9 +54,13 @@ struct DuplicateAnswer: Encodable {
     var names: [String]
     var confidence: String
     var reasons: [String]
+    /// `merge`, or `link` for a set whose contacts are all in different
+    /// books (a merge would delete a card from another account).
+    var action: String
 }
 
-struct MergeRequest: Decodable {
+/// The contacts a merge or a link takes.
+struct IDsRequest: Decodable {
     var ids: [String]
 }
 
@@ -131,7 +135,8 @@ struct ErrorAnswer: Encodable {
         case .contactsNotFound, .photoNotFound, .groupNotFound, .remoteNotFound, .conflictNotFound, .mergeNotFound:
             return .notFound
         case .revisionConflict, .mergedContactExists: return .conflict
-        case .invalidBook, .invalidRemote, .ambiguousGroup, .tooFewToMerge, .foreignChangeToken, .expiredChangeToken:
+        case .invalidBook, .invalidRemote, .ambiguousGroup, .tooFewToMerge, .tooFewToLink, .linkWithinBook,
+             .mergeAcrossBooks, .foreignChangeToken, .expiredChangeToken:
             return .badRequest
         case .remoteUnavailable, .remoteAnswerUnreadable, .remoteRefusedCredentials: return .badGateway
         case .databaseBusy, .syncRunning: return .serviceUnavailable

@@ -64,9 +64,19 @@ struct Endpoints: Sendable {
         router.post("/api/merge") { request, _ in
             let body = try await bytes(of: request)
             return try await answer(writing: true) {
-                let ids = try JSONDecoder().decode(MergeRequest.self, from: body).ids
+                let ids = try JSONDecoder().decode(IDsRequest.self, from: body).ids
                 return try encode(MergeAnswer(try store.merge(ids)))
             }
+        }
+        router.post("/api/link") { request, _ in
+            let body = try await bytes(of: request)
+            return try await answer(writing: true) {
+                try encode(["linked": try store.link(try JSONDecoder().decode(IDsRequest.self, from: body).ids)])
+            }
+        }
+        router.post("/api/unlink") { request, _ in
+            let id = try contactID(request)
+            return try await answer(writing: true) { try encode(["from": try store.unlink([id])[0].from]) }
         }
         router.post("/api/unmerge") { request, _ in
             let merge = request.uri.queryParameters.get("id", as: Int.self)
@@ -129,13 +139,18 @@ struct Endpoints: Sendable {
     }
 
     /// The whole card as the JSON format holds it (its photo apart, at
-    /// `/api/photo`), and its phones as the list shows them.
+    /// `/api/photo`), its phones as the list shows them, and the contacts
+    /// linked with it (one person in other books), with their names.
     private func contact(_ id: String) throws -> Data {
         guard var contact = try store.contact(id: id) else { throw ContactsDBError.contactsNotFound(ids: [id]) }
         contact.photo = nil
         let regions = try store.phoneRegions()
         let shown = try encode(contact.phones.map { $0.displayValue(regions: regions) })
-        return Data("{\"contact\": \(contact.jsonText), \"phonesShown\": ".utf8) + shown + Data("}".utf8)
+        let linked = try encode(try store.contacts(ids: try store.linkedIDs(of: id)).map {
+            ["id": $0.id, "name": $0.displayName, "book": $0.book]
+        })
+        return Data("{\"contact\": \(contact.jsonText), \"phonesShown\": ".utf8) + shown
+            + Data(", \"linked\": ".utf8) + linked + Data("}".utf8)
     }
 
     /// What the phone field shows for `typed`, formatted as libphonenumber
@@ -156,7 +171,7 @@ struct Endpoints: Sendable {
                                uniquingKeysWith: { first, _ in first })
         return try encode(sets.map {
             DuplicateAnswer(ids: $0.ids, names: $0.ids.map { names[$0] ?? $0 }, confidence: $0.confidence.rawValue,
-                            reasons: $0.reasons)
+                            reasons: $0.reasons, action: $0.action.rawValue)
         })
     }
 

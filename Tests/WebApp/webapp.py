@@ -8,7 +8,7 @@
       search, books, groups and favorites, a contact's page, the add and
       edit forms over every field of the card, a photo chosen in the form,
       refused at its field when it is none, shown and removed, delete,
-      duplicates with merge and unmerge, a remote's
+      duplicates with merge and unmerge, or link and unlink, a remote's
       last sync and "sync now", changes from another process, the keyboard
       and labels) and, over plain HTTP, what it refuses (no token, another
       Host, a write from another origin). With --screenshot, saves the
@@ -186,7 +186,8 @@ def security_checks(server, cli):
     writes = [("POST", "/api/contact", contact), ("PATCH", f"/api/contact?id={victim}", contact),
               ("PATCH", f"/api/contact?id={victim}", json.dumps({"photo": None})),
               ("DELETE", f"/api/contact?id={victim}", None), ("POST", "/api/merge", json.dumps({"ids": [victim, victim]})),
-              ("POST", f"/api/move?id={victim}&to=local", None)]
+              ("POST", f"/api/move?id={victim}&to=local", None), ("POST", "/api/link", json.dumps({"ids": [victim, victim]})),
+              ("POST", f"/api/unlink?id={victim}", None)]
     for method, path, body in writes:
         for origin in ["http://evil.example", f"http://localhost:{server.port}", "null", None]:
             headers = {"Content-Type": "application/json"}
@@ -412,6 +413,26 @@ def page_checks(page, server, cli, folder, screenshot):
     check(cli.count() == count, "the unmerge brought the contact back")
     page.get_by_role("button", name="Close").click()
     cli.run("delete", twin)
+
+    # Across books a set is linked, not merged; a contact's page shows the link and unlinks.
+    anna = cli.ids("--name", "Anna", "--book", "local")[0]
+    other = cli.run("add", "--book", "work", "--first-name", "Anna", "--last-name", "Müller",
+                    "--phone", "+49 1512 3456789").stdout.strip()
+    people = lambda: json.loads(cli.run("query", "--unified", "--format", "json", "--name", "Anna").stdout)
+    count = cli.count()
+    page.get_by_role("button", name="Duplicates").click()
+    page.get_by_role("button", name="Link Anna Müller and Anna Müller").click()
+    expect(page.locator("#duplicates-status")).to_contain_text("Linked")
+    check([sorted(person.get("ids", [])) for person in people()] == [sorted([anna, other])], f"linked: {people()}")
+    check(cli.count() == count, "a link deletes no card")
+    page.get_by_role("button", name="Close").click()
+    page.locator(f"#list .row[data-id='{anna}']").click()
+    page.locator("#detail").get_by_role("button", name="Anna Müller (work)").click()
+    expect(page.locator("#detail")).to_contain_text(other)
+    page.get_by_role("button", name="Unlink").click()
+    expect(page.locator("#detail")).not_to_contain_text("Linked with")
+    check(len(people()) == 2, f"unlinked: {people()}")
+    cli.run("delete", other)
 
     # Every input, select and text area has a name a screen reader reads.
     page.get_by_role("button", name="Add contact").click()

@@ -533,6 +533,15 @@ async function showContact(id, { quiet = false } = {}) {
   add("Favorite", contact.favorite ? "Yes" : null);
   add("Book", contact.book);
   for (const line of contact.extra || []) add("Card property", line);
+  // The same person's cards in other books: a link to each.
+  for (const other of answer.linked) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "link";
+    button.textContent = `${other.name} (${other.book})`;
+    button.addEventListener("click", () => showContact(other.id));
+    add("Linked with", button);
+  }
   add("Id", contact.id);
   for (const key of ["note", "groups", "favorite", "book", "extra", "id"]) done.add(key);
   for (const [key, value] of Object.entries(contact)) {
@@ -555,6 +564,12 @@ async function showContact(id, { quiet = false } = {}) {
     actions.append(actionButton("Remove photo", async () => {
       await send("PATCH", at, { photo: null });
       await reload({ keepScroll: true });
+      await showContact(id);
+    }));
+  }
+  if (answer.linked.length) {
+    actions.append(actionButton("Unlink", async () => {
+      await send("POST", `/api/unlink?id=${encodeURIComponent(id)}`);
       await showContact(id);
     }));
   }
@@ -912,15 +927,18 @@ async function refreshDuplicates() {
       const names = document.createElement("strong");
       names.textContent = set.names.join(" + ");
       const reasons = paragraph(`${set.confidence}: ${set.reasons.join(", ")}`, "reasons");
+      // Contacts all in different books are linked: a merge would delete
+      // a card from another account's server.
+      const linking = set.action === "link";
       const merge = document.createElement("button");
       merge.type = "button";
-      merge.textContent = "Merge";
-      merge.setAttribute("aria-label", `Merge ${set.names.join(" and ")}`);
+      merge.textContent = linking ? "Link" : "Merge";
+      merge.setAttribute("aria-label", `${merge.textContent} ${set.names.join(" and ")}`);
       merge.addEventListener("click", async () => {
         try {
-          const result = await send("POST", "/api/merge", { ids: set.ids });
+          const result = await send("POST", linking ? "/api/link" : "/api/merge", { ids: set.ids });
           await refreshDuplicates();
-          status.textContent = `Merged into ${result.id}.`;
+          status.textContent = linking ? `Linked ${result.linked.join(", ")}.` : `Merged into ${result.id}.`;
           reload({ keepScroll: true });
         } catch (error) { status.textContent = error.message; }
       });
