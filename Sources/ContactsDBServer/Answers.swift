@@ -12,6 +12,11 @@ struct InfoAnswer: Encodable {
     var remotes: [RemoteAnswer]
     var attributes: [String]
     var sorts: [String]
+    /// The services typed input takes.
+    var messengers: [String]
+    /// The most bytes a photo may have: the page sends one byte more of a
+    /// larger file, as `photo set` reads stdin, so that the store refuses it.
+    var photoBytes: Int
 }
 
 struct BookAnswer: Encodable {
@@ -49,9 +54,13 @@ struct DuplicateAnswer: Encodable {
     var names: [String]
     var confidence: String
     var reasons: [String]
+    /// `merge`, or `link` for a set whose contacts are all in different
+    /// books (a merge would delete a card from another account).
+    var action: String
 }
 
-struct MergeRequest: Decodable {
+/// The contacts a merge or a link takes.
+struct IDsRequest: Decodable {
     var ids: [String]
 }
 
@@ -108,6 +117,8 @@ struct ErrorAnswer: Encodable {
             status = Self.status(error)
             switch error {
             case let .invalidContact(field, _), let .duplicateContactID(field, _): self.field = field
+            case .invalidPhoto: field = "photo"
+            case .invalidBook: field = "book"
             default: break
             }
         case is RequestError, is DecodingError: status = .badRequest
@@ -124,7 +135,8 @@ struct ErrorAnswer: Encodable {
         case .contactsNotFound, .photoNotFound, .groupNotFound, .remoteNotFound, .conflictNotFound, .mergeNotFound:
             return .notFound
         case .revisionConflict, .mergedContactExists: return .conflict
-        case .invalidBook, .invalidRemote, .ambiguousGroup, .tooFewToMerge, .foreignChangeToken, .expiredChangeToken:
+        case .invalidBook, .invalidRemote, .ambiguousGroup, .tooFewToMerge, .tooFewToLink, .linkWithinBook,
+             .mergeAcrossBooks, .foreignChangeToken, .expiredChangeToken:
             return .badRequest
         case .remoteUnavailable, .remoteAnswerUnreadable, .remoteRefusedCredentials: return .badGateway
         case .databaseBusy, .syncRunning: return .serviceUnavailable

@@ -15,7 +15,8 @@ struct Endpoints: Sendable {
     static let writes = NSLock()
     /// The most contacts one list request returns.
     static let pageLimit = 500
-    /// The most bytes a request body may hold (a contact with its photo).
+    /// The most bytes a request body may hold: a contact with its photo
+    /// in base64, a third larger than the photo's limit.
     static let bodyLimit = 32 << 20
 
     func add(to router: Router<some RequestContext>) {
@@ -56,16 +57,26 @@ struct Endpoints: Sendable {
                 return try encode(["deleted": id])
             }
         }
-        router.put("/api/photo") { request, _ in
-            let (body, id) = (try await bytes(of: request), try contactID(request))
-            return try await answer(writing: true) { try encode(["id": try store.setPhoto(id: id, data: body).id]) }
+        router.post("/api/move") { request, _ in
+            let (id, book) = (try contactID(request), request.uri.queryParameters.get("to") ?? "")
+            return try await answer(writing: true) { try encode(["moved": try store.move(ids: [id], toBook: book)]) }
         }
         router.post("/api/merge") { request, _ in
             let body = try await bytes(of: request)
             return try await answer(writing: true) {
-                let ids = try JSONDecoder().decode(MergeRequest.self, from: body).ids
+                let ids = try JSONDecoder().decode(IDsRequest.self, from: body).ids
                 return try encode(MergeAnswer(try store.merge(ids)))
             }
+        }
+        router.post("/api/link") { request, _ in
+            let body = try await bytes(of: request)
+            return try await answer(writing: true) {
+                try encode(["linked": try store.link(try JSONDecoder().decode(IDsRequest.self, from: body).ids)])
+            }
+        }
+        router.post("/api/unlink") { request, _ in
+            let id = try contactID(request)
+            return try await answer(writing: true) { try encode(["from": try store.unlink([id])[0].from]) }
         }
         router.post("/api/unmerge") { request, _ in
             let merge = request.uri.queryParameters.get("id", as: Int.self)
@@ -97,7 +108,8 @@ struct Endpoints: Sendable {
         return try encode(InfoAnswer(
             regions: try store.phoneRegions().codes, books: try store.books().map { BookAnswer(name: $0.name, count: $0.contactCount, isDefault: $0.isDefault) },
             groups: try store.groups(), remotes: remotes, attributes: ContactAttributes.named.map(\.name),
-            sorts: ContactSort.Key.allCases.map(\.rawValue)))
+            sorts: ContactSort.Key.allCases.map(\.rawValue), messengers: MessengerService.allCases.map(\.rawValue),
+            photoBytes: PhotoImage.maximumBytes))
     }
 
     /// A page of the list; with `meta`, also how many match and, in the
@@ -127,13 +139,18 @@ struct Endpoints: Sendable {
     }
 
     /// The whole card as the JSON format holds it (its photo apart, at
-    /// `/api/photo`), and its phones as the list shows them.
+    /// `/api/photo`), its phones as the list shows them, and the contacts
+    /// linked with it (one person in other books), with their names.
     private func contact(_ id: String) throws -> Data {
         guard var contact = try store.contact(id: id) else { throw ContactsDBError.contactsNotFound(ids: [id]) }
         contact.photo = nil
         let regions = try store.phoneRegions()
         let shown = try encode(contact.phones.map { $0.displayValue(regions: regions) })
-        return Data("{\"contact\": \(contact.jsonText), \"phonesShown\": ".utf8) + shown + Data("}".utf8)
+        let linked = try encode(try store.contacts(ids: try store.linkedIDs(of: id)).map {
+            ["id": $0.id, "name": $0.displayName, "book": $0.book]
+        })
+        return Data("{\"contact\": \(contact.jsonText), \"phonesShown\": ".utf8) + shown
+            + Data(", \"linked\": ".utf8) + linked + Data("}".utf8)
     }
 
     /// What the phone field shows for `typed`, formatted as libphonenumber
@@ -154,7 +171,7 @@ struct Endpoints: Sendable {
                                uniquingKeysWith: { first, _ in first })
         return try encode(sets.map {
             DuplicateAnswer(ids: $0.ids, names: $0.ids.map { names[$0] ?? $0 }, confidence: $0.confidence.rawValue,
-                            reasons: $0.reasons)
+                            reasons: $0.reasons, action: $0.action.rawValue)
         })
     }
 

@@ -6,7 +6,9 @@
       checks, in Debian's chromium driven by Playwright, what the page does
       (the sectioned list with thumbnails and its index, filters, sorts,
       search, books, groups and favorites, a contact's page, the add and
-      edit forms, delete, duplicates with merge and unmerge, a remote's
+      edit forms over every field of the card, a photo chosen in the form,
+      refused at its field when it is none, shown and removed, delete,
+      duplicates with merge and unmerge, or link and unlink, a remote's
       last sync and "sync now", changes from another process, the keyboard
       and labels) and, over plain HTTP, what it refuses (no token, another
       Host, a write from another origin). With --screenshot, saves the
@@ -22,6 +24,7 @@ CONTACTSDB_REQUIRE_DAV is set. Chromium is /usr/bin/chromium
 (CHROMIUM=… for another), launched by Playwright with executable_path:
 no browser is downloaded.
 """
+import base64
 import http.client
 import json
 import re
@@ -181,7 +184,10 @@ def security_checks(server, cli):
     victim = cli.ids("--name", "Anna")[0]
     contact = json.dumps({"firstName": "Mallory"})
     writes = [("POST", "/api/contact", contact), ("PATCH", f"/api/contact?id={victim}", contact),
-              ("DELETE", f"/api/contact?id={victim}", None), ("POST", "/api/merge", json.dumps({"ids": [victim, victim]}))]
+              ("PATCH", f"/api/contact?id={victim}", json.dumps({"photo": None})),
+              ("DELETE", f"/api/contact?id={victim}", None), ("POST", "/api/merge", json.dumps({"ids": [victim, victim]})),
+              ("POST", f"/api/move?id={victim}&to=local", None), ("POST", "/api/link", json.dumps({"ids": [victim, victim]})),
+              ("POST", f"/api/unlink?id={victim}", None)]
     for method, path, body in writes:
         for origin in ["http://evil.example", f"http://localhost:{server.port}", "null", None]:
             headers = {"Content-Type": "application/json"}
@@ -196,7 +202,8 @@ def security_checks(server, cli):
     check(status == 421, f"a write to another Host is refused (got {status})")
     check(cli.count() == before, "nothing was written by the refused requests")
     check(cli.names("--name", "Mallory") == [], "no Mallory was added")
-    check(json.loads(cli.run("show", victim, "--format", "json").stdout)[0]["firstName"] == "Anna", "Anna is unchanged")
+    anna = json.loads(cli.run("show", victim, "--format", "json").stdout)[0]
+    check(anna["firstName"] == "Anna" and "photo" in anna, "Anna is unchanged, her photo too")
 
     status, headers, _ = server.request("GET", "/api/list", headers={"Origin": "http://evil.example"})
     check(status == 200 and not any(h.lower().startswith("access-control") for h in headers),
@@ -317,7 +324,7 @@ def page_checks(page, server, cli, folder, screenshot):
     form = page.locator("#editor")
     before = cli.count()
     page.get_by_role("button", name="Add contact").click()
-    form.get_by_label("First name").fill("Nina")
+    form.get_by_label("First name", exact=True).fill("Nina")
     phone = form.get_by_label("Phone", exact=True)
     phone.fill("12-34")
     page.get_by_role("button", name="Save").click()
@@ -334,7 +341,7 @@ def page_checks(page, server, cli, folder, screenshot):
     expect(email_error).to_contain_text("emails[0].value")
     check(cli.count() == before, "a refused email writes nothing")
     form.get_by_label("Email", exact=True).fill("nina@example.ru")
-    form.get_by_label("Last name").fill("  Орлова  ")
+    form.get_by_label("Last name", exact=True).fill("  Орлова  ")
     page.get_by_role("button", name="Save").click()
     expect(page.locator("#editor")).not_to_be_visible()
     expect(page.locator("#contact-name")).to_have_text("Nina Орлова")
@@ -360,14 +367,14 @@ def page_checks(page, server, cli, folder, screenshot):
 
     # Edit.
     page.get_by_role("button", name="Edit").click()
-    form.get_by_label("Company").fill("Nord")
-    form.get_by_label("First name").fill("")
-    form.get_by_label("Last name").fill("")
-    form.get_by_label("Company").fill("")
+    form.get_by_label("Company", exact=True).fill("Nord")
+    form.get_by_label("First name", exact=True).fill("")
+    form.get_by_label("Last name", exact=True).fill("")
+    form.get_by_label("Company", exact=True).fill("")
     page.get_by_role("button", name="Save").click()
     expect(page.locator("#edit-form .error:not(:empty)").first).to_contain_text(re.compile("name", re.I))
-    form.get_by_label("First name").fill("Nina")
-    form.get_by_label("Company").fill("Nord")
+    form.get_by_label("First name", exact=True).fill("Nina")
+    form.get_by_label("Company", exact=True).fill("Nord")
     page.get_by_role("button", name="Save").click()
     expect(page.locator("#detail")).to_contain_text("Nord")
     check(json.loads(cli.run("show", nina[0], "--format", "json").stdout)[0].get("company") == "Nord", "the edit is stored")
@@ -407,9 +414,30 @@ def page_checks(page, server, cli, folder, screenshot):
     page.get_by_role("button", name="Close").click()
     cli.run("delete", twin)
 
+    # Across books a set is linked, not merged; a contact's page shows the link and unlinks.
+    anna = cli.ids("--name", "Anna", "--book", "local")[0]
+    other = cli.run("add", "--book", "work", "--first-name", "Anna", "--last-name", "Müller",
+                    "--phone", "+49 1512 3456789").stdout.strip()
+    people = lambda: json.loads(cli.run("query", "--unified", "--format", "json", "--name", "Anna").stdout)
+    count = cli.count()
+    page.get_by_role("button", name="Duplicates").click()
+    page.get_by_role("button", name="Link Anna Müller and Anna Müller").click()
+    expect(page.locator("#duplicates-status")).to_contain_text("Linked")
+    check([sorted(person.get("ids", [])) for person in people()] == [sorted([anna, other])], f"linked: {people()}")
+    check(cli.count() == count, "a link deletes no card")
+    page.get_by_role("button", name="Close").click()
+    page.locator(f"#list .row[data-id='{anna}']").click()
+    page.locator("#detail").get_by_role("button", name="Anna Müller (work)").click()
+    expect(page.locator("#detail")).to_contain_text(other)
+    page.get_by_role("button", name="Unlink").click()
+    expect(page.locator("#detail")).not_to_contain_text("Linked with")
+    check(len(people()) == 2, f"unlinked: {people()}")
+    cli.run("delete", other)
+
     # Every input, select and text area has a name a screen reader reads.
     page.get_by_role("button", name="Add contact").click()
-    page.get_by_role("button", name="Add phone").click()
+    for button in page.locator("#edit-form .add-item").all():
+        button.click()
     for dialog in ["#filters", "#sort"]:
         page.evaluate(f"document.querySelector('{dialog}').show()")
     unlabelled = page.evaluate("""() => [...document.querySelectorAll('input, select, textarea')]
@@ -434,6 +462,264 @@ def page_checks(page, server, cli, folder, screenshot):
         page.locator("#list").evaluate("list => list.scrollTop = list.scrollHeight / 2")
     check("offset=" in fetched.value.url and "offset=0&" not in fetched.value.url, f"scrolling fetched a page: {fetched.value.url}")
     wait_until(page, "() => document.querySelector('#list .row') && !document.querySelector('#list .row.loading')")
+
+
+# MARK: - The whole card and its photo
+
+
+def stored(cli, id):
+    """The contact as `contactsdb show` prints it, read by another process."""
+    return json.loads(cli.run("show", id, "--format", "json").stdout)[0]
+
+
+def typed_phone(page, phone, text):
+    """Types a number and waits for the as-you-type formatter's answer:
+    what the field then holds is what the form sends."""
+    with page.expect_response(lambda response: "/api/phone-format" in response.url):
+        phone.fill(text)
+    page.wait_for_timeout(50)
+    return phone.input_value()
+
+
+def whole_card_checks(page, cli, folder):
+    form = page.locator("#editor")
+    first_photo, second_photo, not_a_photo = (os.path.join(folder, name) for name in ["one.png", "two.png", "notes.png"])
+    with open(first_photo, "wb") as f:
+        f.write(png(64, 64))
+    with open(second_photo, "wb") as f:
+        f.write(png(48, 32))
+    with open(not_a_photo, "wb") as f:
+        f.write(b"This is a text file named as a photo.\n")
+    item = lambda key: form.locator(f"#f-{key} .item")
+
+    def new_item(key, button, values):
+        form.get_by_role("button", name=button, exact=True).click()
+        for name, text in values.items():
+            item(key).last.get_by_label(name, exact=True).fill(text)
+
+    # Add: every field of the card, typed into the form, and a photo.
+    page.get_by_role("button", name="Add contact").click()
+    for name, text in [("Prefix", "Dr."), ("First name", "Mira"), ("Middle name", "Jo"), ("Last name", "Castell"),
+                       ("Suffix", "PhD"), ("Nickname", "Mimi"), ("Name as written on the card", "Dr. Mira Jo Castell, PhD"),
+                       ("Phonetic first name", "Meera"), ("Phonetic middle name", "Yo"), ("Phonetic last name", "Kastel"),
+                       ("Company", "Nordlicht"), ("Department", "Research"), ("Job title", "Engineer"), ("Role", "Lead"),
+                       ("Age", "37"), ("Note", "Met in Berlin.\nLikes tea."),
+                       ("Other card properties (vCard lines, one per line)", "X-CUSTOM;TYPE=test:kept value")]:
+        form.get_by_label(name, exact=True).fill(text)
+    form.get_by_label("Birthday", exact=False).fill("1988-02-29")
+    phone = item("phones").first
+    phone.get_by_label("Phone label").fill("work")
+    work_phone = typed_phone(page, phone.get_by_label("Phone", exact=True), "+49 30 1234567")
+    phone.get_by_role("checkbox", name="Preferred phone").check()
+    form.get_by_role("button", name="Add phone", exact=True).click()
+    phone = item("phones").last
+    phone.get_by_label("Phone label").fill("boat")
+    boat_phone = typed_phone(page, phone.get_by_label("Phone", exact=True), "+7 912 000-11-22")
+    email = item("emails").first
+    email.get_by_label("Email label").fill("work")
+    email.get_by_label("Email", exact=True).fill("mira@nordlicht.example")
+    for key, button, values in [
+        ("addresses", "Add address", {"Address label": "work", "Street": "Unter den Linden 5",
+                                      "Street, second line": "Hof 2", "PO box": "1234", "City": "Berlin",
+                                      "State or region": "Berlin", "Postcode": "10117", "Country": "Germany"}),
+        ("messengers", "Add messenger", {"Messenger service": "signal", "Handle": "@mira"}),
+        ("urls", "Add URL", {"URL label": "blog", "URL": "https://mira.example"}),
+        ("socialProfiles", "Add social profile", {"Social profile service": "mastodon", "Handle": "@mira@social.example",
+                                                  "Profile URL": "https://social.example/@mira"}),
+        ("relations", "Add related person", {"Related person label": "spouse", "Name": "Tomas Castell"}),
+        ("dates", "Add date", {"Date label": "anniversary", "Date (YYYY-MM-DD, or --MM-DD)": "--06-21"}),
+    ]:
+        new_item(key, button, values)
+    form.get_by_role("checkbox", name="Friends").check()
+    form.get_by_label("New group").fill("Climbing")
+    form.get_by_role("checkbox", name="Favorite", exact=True).check()
+    form.get_by_label("Photo file").set_input_files(first_photo)
+    expect(form.locator("#photo-preview")).to_be_visible()
+    page.get_by_role("button", name="Save").click()
+    expect(form).not_to_be_visible()
+    expect(page.locator("#contact-name")).to_have_text("Dr. Mira Jo Castell PhD ★")
+    ids = cli.ids("--text", "Castell")
+    check(len(ids) == 1, f"the form added one Mira Castell: {ids}")
+    mira = ids[0]
+    card = stored(cli, mira)
+    want = {
+        "namePrefix": "Dr.", "firstName": "Mira", "middleName": "Jo", "lastName": "Castell", "nameSuffix": "PhD",
+        "nickname": "Mimi", "formattedName": "Dr. Mira Jo Castell, PhD", "phoneticFirstName": "Meera",
+        "phoneticMiddleName": "Yo", "phoneticLastName": "Kastel", "company": "Nordlicht", "department": "Research",
+        "jobTitle": "Engineer", "role": "Lead", "age": 37, "birthday": "1988-02-29", "note": "Met in Berlin.\nLikes tea.",
+        "favorite": True, "groups": ["Climbing", "Friends"], "book": "local", "extra": ["X-CUSTOM;TYPE=test:kept value"],
+        "emails": [{"type": "work", "value": "mira@nordlicht.example"}],
+        "addresses": [{"type": "work", "street1": "Unter den Linden 5", "street2": "Hof 2", "city": "Berlin",
+                       "state": "Berlin", "zipcode": "10117", "country": "Germany", "poBox": "1234"}],
+        "messengers": [{"service": "signal", "handle": "@mira"}], "urls": [{"type": "blog", "value": "https://mira.example"}],
+        "socialProfiles": [{"service": "mastodon", "handle": "@mira@social.example", "url": "https://social.example/@mira"}],
+        "relations": [{"type": "spouse", "name": "Tomas Castell"}], "dates": [{"type": "anniversary", "value": "--06-21"}],
+    }
+    for key, value in want.items():
+        check(card.get(key) == value, f"added {key}: {card.get(key)!r}, want {value!r}")
+    phones = [{k: v for k, v in p.items() if k != "e164"} for p in card.get("phones", [])]
+    check(phones == [{"type": "work", "value": work_phone, "preferred": True}, {"type": "boat", "value": boat_phone}],
+          f"added phones: {phones}")
+    with open(first_photo, "rb") as f:
+        check(base64.b64decode(card.get("photo", {}).get("data", "")) == f.read(), "the photo stored is the file chosen")
+
+    # The contact's page shows every field and the photo; the list its thumbnail.
+    detail = page.locator("#detail")
+    for text in ["Dr.", "Jo", "PhD", "Mimi", "Dr. Mira Jo Castell, PhD", "Meera", "Yo", "Kastel", "Nordlicht", "Research",
+                 "Engineer", "Lead", "Phone (boat)", "preferred", "mira@nordlicht.example", "Unter den Linden 5",
+                 "PO box 1234", "10117 Berlin", "Germany", "Messenger (signal)", "@mira", "https://mira.example",
+                 "Social profile (mastodon)", "https://social.example/@mira", "Related person (spouse)", "Tomas Castell",
+                 "1988-02-29", "37", "Date (anniversary)", "--06-21", "Likes tea.", "Climbing, Friends", "Favorite",
+                 "local", "X-CUSTOM;TYPE=test:kept value"]:
+        expect(detail).to_contain_text(text)
+    check(detail.get_by_role("link", name="https://mira.example").get_attribute("href") == "https://mira.example",
+          "a URL is a link")
+    photo = detail.get_by_role("img", name="Photo of Dr. Mira Jo Castell PhD")
+    expect(photo).to_be_visible()
+    wait_until(page, "img => img.complete && img.naturalWidth === 64", photo.element_handle())
+    search = page.get_by_label("Search")
+    search.fill("Castell")
+    thumbnail = row(page, "Dr. Mira Jo Castell PhD").locator("img.avatar")
+    expect(thumbnail).to_be_visible()
+    wait_until(page, "img => img.complete && img.naturalWidth > 0", thumbnail.element_handle())
+    check("/api/thumbnail" in thumbnail.get_attribute("src"), "the list shows the new photo's thumbnail")
+
+    # Edit: every field changed, cleared, added or removed; a new photo; a move to another book.
+    page.get_by_role("button", name="Edit").click()
+    form.get_by_label("Kind").select_option("organization")
+    for name, text in [("Prefix", ""), ("Middle name", ""), ("Last name", "Castell-Ruiz"), ("Suffix", ""),
+                       ("Nickname", "Mi"), ("Name as written on the card", ""), ("Phonetic first name", ""),
+                       ("Phonetic middle name", "Jo"), ("Phonetic last name", "Kastel-Ruis"), ("Company", "Nordlicht GmbH"),
+                       ("Department", "Lab"), ("Job title", "Director"), ("Role", ""), ("Age", ""),
+                       ("Note", "Moved to Hamburg."),
+                       ("Other card properties (vCard lines, one per line)", "X-CUSTOM;TYPE=test:changed\nX-OTHER:second")]:
+        form.get_by_label(name, exact=True).fill(text)
+    form.get_by_label("Birthday", exact=False).fill("--12-24")
+    item("phones").first.get_by_role("button", name="Remove this phone").click()
+    phone = item("phones").first
+    phone.get_by_label("Phone label").fill("home")
+    home_phone = typed_phone(page, phone.get_by_label("Phone", exact=True), "+7 912 000-33-44")
+    item("emails").first.get_by_label("Email", exact=True).fill("mira@castell.example")
+    item("emails").first.get_by_role("checkbox", name="Preferred email").check()
+    item("addresses").first.get_by_label("City", exact=True).fill("Hamburg")
+    item("addresses").first.get_by_label("PO box", exact=True).fill("")
+    item("messengers").first.get_by_label("Messenger service").fill("telegram")
+    item("messengers").first.get_by_label("Handle").fill("@mira_c")
+    item("urls").first.get_by_role("button", name="Remove this URL").click()
+    item("socialProfiles").first.get_by_label("Handle").fill("@mc@social.example")
+    item("socialProfiles").first.get_by_label("Profile URL").fill("")
+    new_item("relations", "Add related person", {"Related person label": "child", "Name": "Lena"})
+    item("dates").first.get_by_label("Date (YYYY-MM-DD, or --MM-DD)").fill("2015-06-21")
+    form.get_by_role("checkbox", name="Friends").uncheck()
+    form.get_by_label("New group").fill("Sailing")
+    form.get_by_role("checkbox", name="Favorite", exact=True).uncheck()
+    form.get_by_label("Book").select_option("work")
+    form.get_by_label("Photo file").set_input_files(second_photo)
+    page.get_by_role("button", name="Save").click()
+    expect(form).not_to_be_visible()
+    # An organization shows as its company.
+    expect(page.locator("#contact-name")).to_have_text("Nordlicht GmbH")
+    card = stored(cli, mira)
+    want.update({
+        "kind": "organization", "namePrefix": None, "middleName": None, "lastName": "Castell-Ruiz", "nameSuffix": None,
+        "nickname": "Mi", "formattedName": None, "phoneticFirstName": None, "phoneticMiddleName": "Jo",
+        "phoneticLastName": "Kastel-Ruis", "company": "Nordlicht GmbH", "department": "Lab", "jobTitle": "Director",
+        "role": None, "age": None, "birthday": "--12-24", "note": "Moved to Hamburg.", "favorite": False,
+        "groups": ["Climbing", "Sailing"], "book": "work", "extra": ["X-CUSTOM;TYPE=test:changed", "X-OTHER:second"],
+        "emails": [{"type": "work", "value": "mira@castell.example", "preferred": True}],
+        "addresses": [{"type": "work", "street1": "Unter den Linden 5", "street2": "Hof 2", "city": "Hamburg",
+                       "state": "Berlin", "zipcode": "10117", "country": "Germany"}],
+        "messengers": [{"service": "telegram", "handle": "@mira_c"}], "urls": None,
+        "socialProfiles": [{"service": "mastodon", "handle": "@mc@social.example", "url": ""}],
+        "relations": [{"type": "spouse", "name": "Tomas Castell"}, {"type": "child", "name": "Lena"}],
+        "dates": [{"type": "anniversary", "value": "2015-06-21"}],
+    })
+    for key, value in want.items():
+        check(card.get(key) == value, f"edited {key}: {card.get(key)!r}, want {value!r}")
+    phones = [{k: v for k, v in p.items() if k != "e164"} for p in card.get("phones", [])]
+    check(phones == [{"type": "home", "value": home_phone}], f"edited phones: {phones}")
+    with open(second_photo, "rb") as f:
+        check(base64.b64decode(card.get("photo", {}).get("data", "")) == f.read(), "the photo is the second file")
+    wait_until(page, "img => img.complete && img.naturalWidth === 48",
+               page.locator("#detail img.photo").element_handle())
+
+    # A file that is no photo: its error at the photo field, nothing written.
+    revision = card["revision"]
+    page.get_by_role("button", name="Edit").click()
+    form.get_by_label("Nickname", exact=True).fill("Not saved")
+    form.get_by_label("Photo file").set_input_files(not_a_photo)
+    page.get_by_role("button", name="Save").click()
+    error = form.locator("#photo-field .error")
+    expect(error).to_contain_text("not an image")
+    check(form.get_by_label("Photo file").get_attribute("aria-invalid") == "true", "the photo field is marked invalid")
+    check(page.evaluate("document.activeElement.id") == "f-photo", "the photo field has the focus")
+    check(stored(cli, mira)["revision"] == revision and stored(cli, mira)["nickname"] == "Mi",
+          "a refused photo writes nothing, not even the form's other fields")
+    # A file over the limit: as `photo set -` reads it, one byte more than the limit reaches the store.
+    too_large = os.path.join(folder, "large.png")
+    with open(too_large, "wb") as f:
+        f.write(png(16, 16)[:-12] + bytes(11 << 20))
+    form.get_by_label("Photo file").set_input_files(too_large)
+    page.get_by_role("button", name="Save").click()
+    expect(error).to_contain_text(f"has {(10 << 20) + 1} bytes, more than the {10 << 20}")
+    check(stored(cli, mira)["revision"] == revision, "a photo too large writes nothing")
+
+    # Each error at its field, one after another, nothing written.
+    form.get_by_label("Nickname", exact=True).fill("Mi")
+    form.get_by_label("Photo file").set_input_files([])
+    for field, bad, good, input_id, words in [
+        (form.get_by_label("Birthday", exact=False), "1990-13-01", "--12-24", "f-birthday", "not a date"),
+        (form.get_by_label("Age", exact=True), "old", "", "f-age", "whole number"),
+        (item("messengers").first.get_by_label("Messenger service"), "icq", "telegram", None, "not a messenger service"),
+        (item("dates").first.get_by_label("Date (YYYY-MM-DD, or --MM-DD)"), "21.06.2015", "2015-06-21", None, "not a date"),
+        (item("emails").first.get_by_label("Email", exact=True), "mira@castell", "mira@castell.example", None, "not an email"),
+        (form.get_by_label("Other card properties (vCard lines, one per line)"), "no colon here", "X-OTHER:second",
+         "f-extra", "not a vCard content line"),
+    ]:
+        field.fill(bad)
+        page.get_by_role("button", name="Save").click()
+        message = field.locator("xpath=ancestor::*[contains(@class, 'item') or contains(@class, 'field')][1]").locator(".error")
+        expect(message).to_contain_text(words)
+        check(field.get_attribute("aria-invalid") == "true", f"{bad!r}: its field is marked invalid")
+        if input_id:
+            check(page.evaluate("document.activeElement.id") == input_id, f"{bad!r}: its field has the focus")
+        check(stored(cli, mira)["revision"] == revision, f"{bad!r}: nothing written")
+        field.fill(good)
+        expect(message).to_be_empty()
+
+    # Remove the photo in the form.
+    form.get_by_role("checkbox", name="Remove the photo").check()
+    expect(form.locator("#photo-preview")).to_be_hidden()
+    page.get_by_role("button", name="Save").click()
+    expect(form).not_to_be_visible()
+    check("photo" not in stored(cli, mira) and cli.run("photo", "get", mira, ok=False).returncode == 1,
+          "the form removed the photo")
+    expect(page.locator("#detail img.photo")).to_have_count(0)
+    expect(row(page, "Nordlicht GmbH").locator("img.avatar")).to_have_count(0)
+    expect(row(page, "Nordlicht GmbH").locator("span.avatar")).to_have_text("N")
+
+    # Again, a new URL and Enter to save by keyboard; then the page's "Remove photo".
+    page.get_by_role("button", name="Edit").click()
+    form.get_by_label("Photo file").set_input_files(first_photo)
+    form.get_by_role("button", name="Add URL").focus()
+    page.keyboard.press("Enter")
+    check(page.evaluate("document.activeElement.closest('.item')?.parentElement.id") == "f-urls",
+          "Enter on Add URL puts the focus in the new URL")
+    page.keyboard.type("https://castell.example")
+    form.get_by_label("Nickname", exact=True).focus()
+    page.keyboard.press("Enter")
+    expect(form).not_to_be_visible()
+    card = stored(cli, mira)
+    check(card.get("urls") == [{"type": "home", "value": "https://castell.example"}], f"a URL typed: {card.get('urls')}")
+    check("photo" in card, "the photo is back")
+    thumbnail = row(page, "Nordlicht GmbH").locator("img.avatar")
+    expect(thumbnail).to_be_visible()
+    wait_until(page, "img => img.complete && img.naturalWidth > 0", thumbnail.element_handle())
+    page.get_by_role("button", name="Remove photo").click()
+    expect(page.locator("#detail img.photo")).to_have_count(0)
+    check("photo" not in stored(cli, mira), "the page's Remove photo removed it")
+    expect(row(page, "Nordlicht GmbH").locator("img.avatar")).to_have_count(0)
+    search.fill("")
 
 
 def sync_checks(page, server, cli, folder):
@@ -544,6 +830,7 @@ def main(argv):
                 page = chromium.new_page(viewport={"width": 1280, "height": 800}, locale="en-US")
                 page.set_default_timeout(10000)
                 page_checks(page, server, cli, folder, screenshot)
+                whole_card_checks(page, cli, folder)
                 sync_checks(page, server, cli, folder)
                 chromium.close()
         finally:

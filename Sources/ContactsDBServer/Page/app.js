@@ -254,7 +254,7 @@ function avatar(contact) {
     image.className = "avatar";
     image.alt = "";
     image.loading = "lazy";
-    image.src = "/api/thumbnail?id=" + encodeURIComponent(contact.id);
+    image.src = thumbnailURL(contact);
     return image;
   }
   const initials = document.createElement("span");
@@ -263,6 +263,9 @@ function avatar(contact) {
   initials.textContent = [...(contact.name || "#")][0].toUpperCase();
   return initials;
 }
+
+/// A thumbnail's address, new with each revision of its contact.
+const thumbnailURL = (contact) => `/api/thumbnail?id=${encodeURIComponent(contact.id)}&r=${contact.revision}`;
 
 /// Up and down walk the rows, as they would a native list.
 function moveFocus(event, row) {
@@ -378,24 +381,91 @@ function renderSortSheet() {
 
 // MARK: - A contact's page
 
-const fieldNames = {
-  firstName: "First name", lastName: "Last name", company: "Company", jobTitle: "Job title",
-  department: "Department", nickname: "Nickname", note: "Note", phones: "Phone", emails: "Email",
-  addresses: "Address", messengers: "Messenger", urls: "URL", dates: "Date", relations: "Relation",
-  socialProfiles: "Profile", groups: "Groups", book: "Book", birthday: "Birthday", age: "Age",
+/// The lists of a contact, in the order its page and its form show them:
+/// the key that says which kind of item each is (its label, or its
+/// service) with the kinds offered, and its parts, each one input.
+const lists = {
+  phones: { noun: "Phone", kind: "type", parts: [["value", "Phone", "tel"]], preferred: true,
+    kinds: ["mobile", "home", "work", "main", "iPhone", "fax", "home fax", "work fax", "pager", "other"] },
+  emails: { noun: "Email", kind: "type", parts: [["value", "Email", "email"]], preferred: true,
+    kinds: ["home", "work", "other"] },
+  addresses: { noun: "Address", kind: "type", preferred: true, kinds: ["home", "work", "other"],
+    parts: [["street1", "Street"], ["street2", "Street, second line"], ["poBox", "PO box"], ["city", "City"],
+      ["state", "State or region"], ["zipcode", "Postcode"], ["country", "Country"]] },
+  messengers: { noun: "Messenger", kind: "service", parts: [["handle", "Handle"]], kinds: () => state.info.messengers },
+  urls: { noun: "URL", kind: "type", parts: [["value", "URL", "url"]], kinds: ["home", "work", "blog", "profile", "other"] },
+  socialProfiles: { noun: "Social profile", kind: "service", parts: [["handle", "Handle"], ["url", "Profile URL", "url"]],
+    kinds: ["twitter", "facebook", "linkedin", "instagram", "mastodon", "github"] },
+  relations: { noun: "Related person", kind: "type", parts: [["name", "Name"]],
+    kinds: ["spouse", "partner", "child", "parent", "mother", "father", "sibling", "friend", "assistant", "manager", "other"] },
+  dates: { noun: "Date", kind: "type", parts: [["value", "Date (YYYY-MM-DD, or --MM-DD)"]], kinds: ["anniversary", "other"] },
 };
-const hidden = new Set(["id", "uid", "sortName", "sectionKey", "sortIndex", "displayName", "hasPhoto", "photo",
-  "revision", "createdAt", "updatedAt", "favorite", "kind"]);
 
-const label = (key) => fieldNames[key] || key.replace(/([A-Z])/g, " $1").replace(/^./, (c) => c.toUpperCase());
+/// The texts of a contact, in the order its page and its form show them.
+const texts = [
+  ["namePrefix", "Prefix"], ["firstName", "First name"], ["middleName", "Middle name"], ["lastName", "Last name"],
+  ["nameSuffix", "Suffix"], ["nickname", "Nickname"], ["formattedName", "Name as written on the card"],
+  ["phoneticFirstName", "Phonetic first name"], ["phoneticMiddleName", "Phonetic middle name"],
+  ["phoneticLastName", "Phonetic last name"], ["company", "Company"], ["department", "Department"],
+  ["jobTitle", "Job title"], ["role", "Role"], ["birthday", "Birthday"], ["note", "Note"],
+];
+
+/// What the page shows elsewhere, or not at all (derived or internal).
+const hidden = new Set(["uid", "sortName", "sectionKey", "sortIndex", "displayName", "hasPhoto", "photo",
+  "revision", "createdAt", "updatedAt"]);
+
+const label = (key) => key.replace(/([A-Z])/g, " $1").replace(/^./, (c) => c.toUpperCase());
 
 function describe(value) {
   if (value === null || value === undefined) return "";
   if (typeof value !== "object") return String(value);
   if (Array.isArray(value)) return value.map(describe).join(", ");
-  // The kind of an item (its type, label or service) is in its term.
-  return Object.entries(value).filter(([key]) => !["type", "label", "service"].includes(key))
-    .map(([, part]) => describe(part)).filter(Boolean).join(", ");
+  return Object.values(value).map(describe).filter(Boolean).join(", ");
+}
+
+/// A link for an address of the web, a mail or a phone; plain text for
+/// anything else (a `javascript:` URL among them).
+function link(text, href) {
+  if (!/^(https?:|mailto:|tel:)/i.test(href)) return document.createTextNode(text);
+  const a = document.createElement("a");
+  a.href = href;
+  a.textContent = text;
+  if (/^https?:/i.test(href)) {
+    a.target = "_blank";
+    a.rel = "noopener noreferrer";
+  }
+  return a;
+}
+
+/// How the page shows one item of a list: its parts, its link, whether
+/// it is preferred and the vCard parameters it keeps.
+function itemContent(key, item, index, answer) {
+  const content = document.createDocumentFragment();
+  switch (key) {
+    case "phones": content.append(link(answer.phonesShown[index], "tel:" + (item.e164 || item.value).replace(/[^+\d]/g, ""))); break;
+    case "emails": content.append(link(item.value, "mailto:" + item.value)); break;
+    case "urls": content.append(link(item.value, item.value)); break;
+    case "addresses": {
+      const place = [item.zipcode, item.city].filter(Boolean).join(" ");
+      content.append([item.street1, item.street2, item.poBox && `PO box ${item.poBox}`, place, item.state, item.country]
+        .filter(Boolean).join("\n"));
+      break;
+    }
+    case "socialProfiles":
+      if (item.handle) content.append(item.handle);
+      if (item.url) content.append(item.handle ? " " : "", link(item.url, item.url));
+      break;
+    default:
+      content.append(item[lists[key].parts[0][0]] || "");
+  }
+  const notes = [item.preferred && "preferred", item.parameters && `vCard: ${item.parameters}`].filter(Boolean);
+  if (notes.length) {
+    const small = document.createElement("span");
+    small.className = "muted";
+    small.textContent = ` (${notes.join("; ")})`;
+    content.append(small);
+  }
+  return content;
 }
 
 async function showContact(id, { quiet = false } = {}) {
@@ -425,49 +495,91 @@ async function showContact(id, { quiet = false } = {}) {
   }
   const title = document.createElement("h2");
   title.id = "contact-name";
-  title.textContent = contact.displayName + (contact.favorite ? " ★" : "");
+  title.textContent = (contact.displayName || "(no name)") + (contact.favorite ? " ★" : "");
   header.append(title);
 
+  // Every field the card holds, each once: the known ones in an order a
+  // person reads, anything else after them under its own name.
   const list = document.createElement("dl");
-  const add = (term, text) => {
-    if (!text) return;
+  const add = (term, content) => {
+    if (content === null || content === undefined || content === "") return;
     const dt = document.createElement("dt");
     dt.textContent = term;
     const dd = document.createElement("dd");
-    dd.textContent = text;
+    dd.append(content);
     list.append(dt, dd);
   };
-  for (const [key, value] of Object.entries(contact)) {
-    if (hidden.has(key)) continue;
-    if (Array.isArray(value) && value.length && typeof value[0] === "object") {
-      value.forEach((item, index) => {
-        const kind = item.type || item.label || item.service;
-        const shown = key === "phones" ? answer.phonesShown[index] : describe(item);
-        add(label(key) + (kind ? ` (${kind})` : ""), shown);
-      });
-    } else {
-      add(label(key), describe(value));
+  const done = new Set(hidden);
+  if (contact.kind === "organization") add("Kind", "Organization");
+  done.add("kind");
+  for (const [key, term] of texts.filter(([key]) => !["birthday", "note"].includes(key))) {
+    add(term, contact[key]);
+    done.add(key);
+  }
+  for (const [key, spec] of Object.entries(lists)) {
+    (contact[key] || []).forEach((item, index) => {
+      const kind = item[spec.kind];
+      add(spec.noun + (kind ? ` (${kind})` : ""), itemContent(key, item, index, answer));
+    });
+    done.add(key);
+    if (key === "relations") {
+      add("Birthday", contact.birthday);
+      add("Age", contact.age === null || contact.age === undefined ? null : String(contact.age));
+      done.add("birthday").add("age");
     }
+  }
+  add("Note", contact.note);
+  add("Groups", (contact.groups || []).join(", "));
+  add("Favorite", contact.favorite ? "Yes" : null);
+  add("Book", contact.book);
+  for (const line of contact.extra || []) add("Card property", line);
+  // The same person's cards in other books: a link to each.
+  for (const other of answer.linked) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "link";
+    button.textContent = `${other.name} (${other.book})`;
+    button.addEventListener("click", () => showContact(other.id));
+    add("Linked with", button);
+  }
+  add("Id", contact.id);
+  for (const key of ["note", "groups", "favorite", "book", "extra", "id"]) done.add(key);
+  for (const [key, value] of Object.entries(contact)) {
+    if (!done.has(key)) add(label(key), describe(value));
   }
   add("Section", contact.sectionKey);
   add("Updated", contact.updatedAt);
 
+  const at = `/api/contact?id=${encodeURIComponent(id)}&revision=${contact.revision}`;
   const actions = document.createElement("div");
   actions.className = "actions";
   actions.append(
     actionButton(contact.favorite ? "Remove from favorites" : "Add to favorites", async () => {
-      await send("PATCH", `/api/contact?id=${encodeURIComponent(id)}&revision=${contact.revision}`, { favorite: !contact.favorite });
+      await send("PATCH", at, { favorite: !contact.favorite });
       await showContact(id);
     }),
     actionButton("Edit", () => openEditor(contact)),
-    actionButton("Delete", async () => {
-      if (!confirm(`Delete ${contact.displayName}?`)) return;
-      await send("DELETE", `/api/contact?id=${encodeURIComponent(id)}&revision=${contact.revision}`);
-      state.selected = null;
-      detail.replaceChildren(paragraph(`Deleted ${contact.displayName}.`, "hint"));
-      reload({ keepScroll: true });
-    }, "danger"),
   );
+  if (contact.hasPhoto) {
+    actions.append(actionButton("Remove photo", async () => {
+      await send("PATCH", at, { photo: null });
+      await reload({ keepScroll: true });
+      await showContact(id);
+    }));
+  }
+  if (answer.linked.length) {
+    actions.append(actionButton("Unlink", async () => {
+      await send("POST", `/api/unlink?id=${encodeURIComponent(id)}`);
+      await showContact(id);
+    }));
+  }
+  actions.append(actionButton("Delete", async () => {
+    if (!confirm(`Delete ${contact.displayName}?`)) return;
+    await send("DELETE", at);
+    state.selected = null;
+    detail.replaceChildren(paragraph(`Deleted ${contact.displayName}.`, "hint"));
+    reload({ keepScroll: true });
+  }, "danger"));
   const status = paragraph("", "error");
   status.setAttribute("role", "alert");
   detail.replaceChildren(header, actions, status, list);
@@ -501,42 +613,71 @@ function paragraph(text, className) {
 
 let itemCounter = 0;
 
-function listItem(kind, item, types) {
+/// An input with its label, in a span the item's layout places.
+function labelledInput(id, text, { hideLabel = false, type = "text", value = "" } = {}) {
+  const part = document.createElement("span");
+  part.className = "part";
+  const caption = document.createElement("label");
+  caption.htmlFor = id;
+  caption.textContent = text;
+  if (hideLabel) caption.className = "visually-hidden";
+  const input = document.createElement("input");
+  input.id = id;
+  input.type = type;
+  input.value = value;
+  input.autocomplete = "off";
+  part.append(caption, input);
+  return { part, input };
+}
+
+/// One item of a list in the form: its kind (a label offered, or one
+/// typed), its parts, "preferred" where the list has it, and the place
+/// for its error. The item as read stays with the row, so that what the
+/// form does not show (a phone's vCard parameters) is written back.
+function listItem(key, item) {
+  const spec = lists[key];
   const n = ++itemCounter;
+  const noun = spec.noun === spec.noun.toUpperCase() ? spec.noun : spec.noun.toLowerCase();
   const row = document.createElement("div");
   row.className = "item";
-  row.dataset.kind = kind;
   row.original = item;
-  const typeLabel = document.createElement("label");
-  typeLabel.className = "visually-hidden";
-  typeLabel.htmlFor = `${kind}-type-${n}`;
-  typeLabel.textContent = `${kind === "phone" ? "Phone" : "Email"} type`;
-  const select = document.createElement("select");
-  select.id = `${kind}-type-${n}`;
-  select.className = "type";
-  for (const type of types) select.append(new Option(type, type, false, type === item.type));
-  if (item.type && !types.includes(item.type)) select.append(new Option(item.type, item.type, true, true));
-  const valueLabel = document.createElement("label");
-  valueLabel.htmlFor = `${kind}-value-${n}`;
-  valueLabel.textContent = kind === "phone" ? "Phone" : "Email";
-  const input = document.createElement("input");
-  input.id = `${kind}-value-${n}`;
-  input.className = "value";
-  input.type = kind === "phone" ? "tel" : "email";
-  input.value = item.value || "";
-  if (kind === "phone") input.addEventListener("input", () => formatPhone(input));
+  const error = document.createElement("p");
+  error.className = "error";
+  error.id = `${key}-error-${n}`;
+  const kind = labelledInput(`${key}-${spec.kind}-${n}`, `${spec.noun} ${spec.kind === "service" ? "service" : "label"}`,
+    { hideLabel: true, value: item[spec.kind] ?? kindsOf(key)[0] });
+  kind.input.className = "kind";
+  kind.input.dataset.part = spec.kind;
+  kind.input.setAttribute("list", "kinds-" + key);
+  row.append(kind.part);
+  for (const [name, text, type] of spec.parts) {
+    const part = labelledInput(`${key}-${name}-${n}`, text, { type, value: item[name] || "" });
+    part.input.dataset.part = name;
+    if (key === "phones") part.input.addEventListener("input", () => formatPhone(part.input));
+    row.append(part.part);
+  }
+  if (spec.preferred) {
+    const preferred = document.createElement("label");
+    preferred.className = "check";
+    const box = document.createElement("input");
+    box.type = "checkbox";
+    box.className = "preferred";
+    box.checked = Boolean(item.preferred);
+    box.setAttribute("aria-label", `Preferred ${noun}`);
+    preferred.append(box, " Preferred");
+    row.append(preferred);
+  }
   const remove = document.createElement("button");
   remove.type = "button";
   remove.textContent = "Remove";
-  remove.setAttribute("aria-label", `Remove this ${kind}`);
+  remove.setAttribute("aria-label", `Remove this ${noun}`);
   remove.addEventListener("click", () => row.remove());
-  const error = document.createElement("p");
-  error.className = "error";
-  error.id = `${kind}-error-${n}`;
-  input.setAttribute("aria-describedby", error.id);
-  row.append(typeLabel, select, valueLabel, input, remove, error);
+  row.append(remove, error);
+  for (const input of row.querySelectorAll("input:not([type=checkbox])")) input.setAttribute("aria-describedby", error.id);
   return row;
 }
+
+const kindsOf = (key) => (typeof lists[key].kinds === "function" ? lists[key].kinds() : lists[key].kinds);
 
 let phoneSequence = 0;
 
@@ -557,101 +698,205 @@ async function formatPhone(input) {
   if (atEnd) input.setSelectionRange(answer.shown.length, answer.shown.length);
 }
 
-const textFields = ["firstName", "lastName", "company", "jobTitle", "note"];
+let previewURL = null;
+
+function showPreview(src) {
+  if (previewURL) URL.revokeObjectURL(previewURL);
+  previewURL = src && src.startsWith("blob:") ? src : null;
+  const preview = $("photo-preview");
+  preview.hidden = !src;
+  if (src) preview.src = src; else preview.removeAttribute("src");
+}
 
 function openEditor(contact) {
   state.editing = contact || null;
+  state.formRows = {};
   $("editor-title").textContent = contact ? `Edit ${contact.displayName}` : "Add contact";
   clearErrors();
-  for (const key of textFields) $("f-" + key).value = (contact && contact[key]) || "";
-  for (const [kind, key, types] of [["phone", "phones", ["mobile", "home", "work", "other"]], ["email", "emails", ["home", "work", "other"]]]) {
+  for (const [key] of texts) $("f-" + key).value = (contact && contact[key]) || "";
+  $("f-kind").value = (contact && contact.kind) || "individual";
+  $("f-age").value = contact && contact.age !== null && contact.age !== undefined ? String(contact.age) : "";
+  $("f-favorite").checked = Boolean(contact && contact.favorite);
+  $("f-extra").value = ((contact && contact.extra) || []).join("\n");
+  $("f-newGroup").value = "";
+  const form = $("edit-form");
+  for (const key of Object.keys(lists)) {
+    let options = $("kinds-" + key);
+    if (!options) {
+      options = document.createElement("datalist");
+      options.id = "kinds-" + key;
+      form.append(options);
+    }
+    options.replaceChildren(...kindsOf(key).map((kind) => new Option(kind)));
     const fieldset = $("f-" + key);
     fieldset.querySelectorAll(".item").forEach((row) => row.remove());
-    const items = contact ? contact[key] || [] : [];
-    for (const item of items.length ? items : [{ type: types[0], value: "" }]) {
-      fieldset.insertBefore(listItem(kind, item, types), fieldset.querySelector("button:last-child"));
-    }
+    const items = (contact && contact[key]) || [];
+    // A new contact starts with a phone and an email to fill in.
+    const shown = items.length || contact || !["phones", "emails"].includes(key) ? items : [{}];
+    for (const item of shown) fieldset.insertBefore(listItem(key, item), fieldset.querySelector(".add-item"));
   }
-  $("book-field").hidden = Boolean(contact);
-  const select = $("f-book");
-  select.replaceChildren(...state.info.books.map((book) => new Option(book.name, book.name, book.isDefault, book.isDefault)));
+  const book = $("f-book");
+  book.replaceChildren(...state.info.books.map((entry) => {
+    const chosen = contact ? entry.name === contact.book : entry.isDefault;
+    return new Option(entry.name, entry.name, chosen, chosen);
+  }));
+  renderGroupBoxes((contact && contact.groups) || []);
+  $("f-photo").value = "";
+  $("f-photo-remove").checked = false;
+  $("photo-remove-label").hidden = !(contact && contact.hasPhoto);
+  showPreview(contact && contact.hasPhoto ? thumbnailURL(contact) : null);
   $("editor").showModal();
   $("f-firstName").focus();
 }
 
-function addItem(kind, key, types) {
+/// A box for each group of the chosen book, and for each group checked
+/// (one of another book, when the book changes: a move keeps it by name).
+function renderGroupBoxes(checked) {
+  const book = $("f-book").value;
+  const names = state.info.groups.filter((group) => group.book === book).map((group) => group.name);
+  for (const name of checked) if (!names.includes(name)) names.push(name);
+  $("group-boxes").replaceChildren(...names.map((name) => {
+    const caption = document.createElement("label");
+    caption.className = "check";
+    const box = document.createElement("input");
+    box.type = "checkbox";
+    box.value = name;
+    box.checked = checked.includes(name);
+    caption.append(box, " " + name);
+    return caption;
+  }));
+}
+
+const checkedGroups = () => [...$("group-boxes").querySelectorAll("input:checked")].map((box) => box.value);
+
+function addItem(key) {
   const fieldset = $("f-" + key);
-  const row = listItem(kind, { type: types[0], value: "" }, types);
-  fieldset.insertBefore(row, fieldset.querySelector("button:last-child"));
-  row.querySelector("input").focus();
+  const row = listItem(key, {});
+  fieldset.insertBefore(row, fieldset.querySelector(".add-item"));
+  row.querySelector("input[data-part]:not(.kind)").focus();
 }
 
 function clearErrors() {
   $("form-error").textContent = "";
   for (const element of $("edit-form").querySelectorAll("[aria-invalid]")) element.removeAttribute("aria-invalid");
-  for (const element of $("edit-form").querySelectorAll(".field .error, .item .error")) element.textContent = "";
+  for (const element of $("edit-form").querySelectorAll(".field .error, .item .error, fieldset > .error")) element.textContent = "";
 }
 
 /// The form as the JSON format holds a contact: for an edit, every field
-/// the form shows, empty ones null (cleared).
+/// the form shows, empty ones null (cleared). An item whose parts are all
+/// empty is left out; `rows` keeps the rows sent, in order, so that an
+/// error naming `phones[1]` finds its row.
 function formValue() {
-  const value = {};
-  for (const key of textFields) {
+  const editing = Boolean(state.editing);
+  const value = { kind: $("f-kind").value };
+  for (const [key] of texts) {
     const text = $("f-" + key).value.trim();
     if (text) value[key] = text;
-    else if (state.editing) value[key] = null;
+    else if (editing) value[key] = null;
   }
-  for (const key of ["phones", "emails"]) {
-    value[key] = [...$("f-" + key).querySelectorAll(".item")]
-      .map((row) => ({ ...row.original, type: row.querySelector(".type").value, value: row.querySelector(".value").value.trim() }))
-      .filter((item) => item.value);
-  }
-  return value;
-}
-
-/// Puts the store's error at its field: `lastName`, `phones[1].value`.
-function showError(error) {
-  const match = /^(?:contacts\[\d+\]\.)?(\w+)(?:\[(\d+)\])?/.exec(error.field || "");
-  let input = null;
-  if (match && match[2] !== undefined) {
-    const items = [...$("f-" + match[1])?.querySelectorAll(".item") || []].filter((row) => row.querySelector(".value").value.trim());
-    input = items[Number(match[2])]?.querySelector(".value") || null;
-  } else if (match) {
-    input = $("f-" + match[1]);
-  }
-  if (!input) {
-    $("form-error").textContent = error.message;
-    $("form-error").focus?.();
-    return;
-  }
-  input.setAttribute("aria-invalid", "true");
-  let message = input.closest(".item")?.querySelector(".error");
-  if (!message) {
-    message = input.parentElement.querySelector(".error");
-    if (!message) {
-      message = document.createElement("p");
-      message.className = "error";
-      message.id = input.id + "-error";
-      input.after(message);
-      input.setAttribute("aria-describedby", message.id);
+  // A whole number goes as a number; anything else as typed, for the
+  // store to refuse at its field.
+  const age = $("f-age").value.trim();
+  if (age) value.age = /^-?\d{1,9}$/.test(age) ? Number(age) : age;
+  else if (editing) value.age = null;
+  const rows = {};
+  for (const [key, spec] of Object.entries(lists)) {
+    value[key] = [];
+    rows[key] = [];
+    for (const row of $("f-" + key).querySelectorAll(".item")) {
+      const item = { ...row.original, [spec.kind]: row.querySelector(".kind").value.trim() };
+      for (const [name] of spec.parts) item[name] = row.querySelector(`[data-part="${name}"]`).value.trim();
+      if (spec.preferred) item.preferred = row.querySelector(".preferred").checked;
+      if (!spec.parts.some(([name]) => item[name])) continue;
+      value[key].push(item);
+      rows[key].push(row);
     }
   }
+  const newGroup = $("f-newGroup").value.trim();
+  value.groups = [...checkedGroups(), ...(newGroup ? [newGroup] : [])];
+  value.favorite = $("f-favorite").checked;
+  value.extra = $("f-extra").value.split("\n").map((line) => line.trim()).filter(Boolean);
+  return { value, rows };
+}
+
+/// The photo to send: a file chosen (as `photo set` reads stdin, at most
+/// one byte past the limit, for the store to say it is too large), null
+/// to remove it, or undefined to leave it as it is.
+async function photoValue() {
+  const file = $("f-photo").files[0];
+  if (file) return { data: await base64(file.slice(0, state.info.photoBytes + 1)) };
+  return state.editing && $("f-photo-remove").checked ? null : undefined;
+}
+
+function base64(blob) {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result).replace(/^[^,]*,/, ""));
+    reader.onerror = () => reject(new Error(`The file could not be read: ${reader.error}`));
+    reader.readAsDataURL(blob);
+  });
+}
+
+/// The input an error's field names: `lastName`, `phones[1].value`,
+/// `addresses[0]` (the item's first part), `photo`, `extra[2]`.
+function fieldOf(path) {
+  const match = /^(?:contacts\[\d+\]\.)?(\w+)(?:\[(\d+)\])?(?:\.(\w+))?/.exec(path || "");
+  if (!match) return null;
+  const [, key, index, part] = match;
+  if (lists[key] && index !== undefined) {
+    const row = state.formRows[key]?.[Number(index)];
+    if (!row) return $("f-" + key);
+    return (part && row.querySelector(`[data-part="${part}"]`)) || row.querySelector("input[data-part]:not(.kind)");
+  }
+  if (key === "groups") return $("f-newGroup");
+  return $("f-" + key);
+}
+
+/// Puts the store's error at its field, or at the top of the form when
+/// it names none.
+function showError(error) {
+  const input = fieldOf(error.field);
+  if (!input) {
+    $("form-error").textContent = error.message;
+    $("form-error").focus();
+    return;
+  }
+  const holder = input.tagName === "FIELDSET" ? input : input.closest(".item, .field") || input.parentElement;
+  let message = holder.querySelector(input.tagName === "FIELDSET" ? ":scope > .error" : ".error");
+  if (!message) {
+    message = document.createElement("p");
+    message.className = "error";
+    message.id = (input.id || "field") + "-error";
+    if (input.tagName === "FIELDSET") input.querySelector("legend").after(message); else holder.append(message);
+    if (input.tagName !== "FIELDSET") input.setAttribute("aria-describedby", message.id);
+  }
   message.textContent = error.message;
-  input.focus();
+  const target = input.tagName === "FIELDSET" ? input.querySelector("input, select, textarea, button") : input;
+  target.setAttribute("aria-invalid", "true");
+  target.focus();
 }
 
 async function save(event) {
   event.preventDefault();
   clearErrors();
-  const value = formValue();
   const editing = state.editing;
+  const { value, rows } = formValue();
+  state.formRows = rows;
+  const button = $("save-edit");
+  button.disabled = true;
   try {
+    const photo = await photoValue();
+    if (photo !== undefined) value.photo = photo;
     let id;
+    const book = $("f-book").value;
     if (editing) {
       await send("PATCH", `/api/contact?id=${encodeURIComponent(editing.id)}&revision=${editing.revision}`, value);
       id = editing.id;
+      // A move is `contactsdb move`: the card goes to the other book whole.
+      if (book && book !== editing.book) {
+        await send("POST", `/api/move?id=${encodeURIComponent(id)}&to=${encodeURIComponent(book)}`);
+      }
     } else {
-      const book = $("f-book").value;
       id = (await send("POST", "/api/contact" + (book ? "?book=" + encodeURIComponent(book) : ""), value)).id;
     }
     $("editor").close();
@@ -659,6 +904,8 @@ async function save(event) {
     await showContact(id);
   } catch (error) {
     showError(error);
+  } finally {
+    button.disabled = false;
   }
 }
 
@@ -680,15 +927,18 @@ async function refreshDuplicates() {
       const names = document.createElement("strong");
       names.textContent = set.names.join(" + ");
       const reasons = paragraph(`${set.confidence}: ${set.reasons.join(", ")}`, "reasons");
+      // Contacts all in different books are linked: a merge would delete
+      // a card from another account's server.
+      const linking = set.action === "link";
       const merge = document.createElement("button");
       merge.type = "button";
-      merge.textContent = "Merge";
-      merge.setAttribute("aria-label", `Merge ${set.names.join(" and ")}`);
+      merge.textContent = linking ? "Link" : "Merge";
+      merge.setAttribute("aria-label", `${merge.textContent} ${set.names.join(" and ")}`);
       merge.addEventListener("click", async () => {
         try {
-          const result = await send("POST", "/api/merge", { ids: set.ids });
+          const result = await send("POST", linking ? "/api/link" : "/api/merge", { ids: set.ids });
           await refreshDuplicates();
-          status.textContent = `Merged into ${result.id}.`;
+          status.textContent = linking ? `Linked ${result.linked.join(", ")}.` : `Merged into ${result.id}.`;
           reload({ keepScroll: true });
         } catch (error) { status.textContent = error.message; }
       });
@@ -822,8 +1072,23 @@ function start() {
     const message = field.closest(".item, .field")?.querySelector(".error");
     if (message) message.textContent = "";
   });
-  $("add-phone").addEventListener("click", () => addItem("phone", "phones", ["mobile", "home", "work", "other"]));
-  $("add-email").addEventListener("click", () => addItem("email", "emails", ["home", "work", "other"]));
+  $("edit-form").addEventListener("click", (event) => {
+    const button = event.target.closest(".add-item");
+    if (button) addItem(button.dataset.list);
+  });
+  // The preview shows what saving will leave: the file chosen, else the
+  // photo kept, else none.
+  const kept = () => (state.editing?.hasPhoto && !$("f-photo-remove").checked ? thumbnailURL(state.editing) : null);
+  $("f-photo").addEventListener("change", () => {
+    const file = $("f-photo").files[0];
+    if (file) $("f-photo-remove").checked = false;
+    showPreview(file ? URL.createObjectURL(file) : kept());
+  });
+  $("f-photo-remove").addEventListener("change", (event) => {
+    if (event.target.checked) $("f-photo").value = "";
+    showPreview(kept());
+  });
+  $("f-book").addEventListener("change", () => renderGroupBoxes(checkedGroups()));
   $("open-duplicates").addEventListener("click", openDuplicates);
   $("open-sync").addEventListener("click", openSync);
   reload();
