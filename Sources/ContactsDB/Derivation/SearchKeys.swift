@@ -23,10 +23,10 @@ enum SearchKeys {
     /// spellings.
     static func keys(_ draft: ContactDraft) -> [String] {
         var keys: [String] = []
-        func add(_ key: String) {
-            let folded = Collation.fold(key)
-            if !folded.isEmpty, !keys.contains(folded) { keys.append(folded) }
+        func addFolded(_ key: String) {
+            if !key.isEmpty, !keys.contains(key) { keys.append(key) }
         }
+        func add(_ key: String) { addFolded(Collation.fold(key)) }
         let given = [draft.firstName, draft.middleName].compactMap { $0 }.joined()
         let phoneticGiven = [draft.phoneticFirstName, draft.phoneticMiddleName].compactMap { $0 }.joined()
         for name in [(draft.lastName ?? "") + given, given,
@@ -38,7 +38,7 @@ enum SearchKeys {
         for text in texts.compactMap({ $0 }) {
             // A word of ASCII letters and digits is its own key, a name word already.
             for word in Text.words(text) where !word.utf8.allSatisfy(isASCIILetterOrDigit) {
-                latinWords(String(word)).forEach(add)
+                latinWords(String(word)).forEach(addFolded)
             }
         }
         for family in [draft.lastName, draft.phoneticLastName].compactMap({ $0 }) {
@@ -76,17 +76,20 @@ enum SearchKeys {
 
     // MARK: - Transliteration
 
-    /// The words of `text`'s Latin transliteration, lower case: cut at
-    /// white space and hyphens (ICU joins Hangul syllables with one, Han
-    /// ones with a space), each keeping only its letters and digits, so
-    /// that the soft sign's apostrophe (`Ольга` → `Ol'ga`) does not cut a
-    /// name in two.
+    /// The words of `text`'s Latin transliteration, folded as name words
+    /// are: cut at white space and hyphens (ICU joins Hangul syllables with
+    /// one, Han ones with a space), each keeping only its letters and
+    /// digits, so that the soft sign's apostrophe (`Ольга` → `Ol'ga`) does
+    /// not cut a name in two.
     static func latinWords(_ text: String) -> [String] {
         // ASCII is its own transliteration: no need to ask ICU.
-        let latin = text.utf8.allSatisfy { $0 < 0x80 } ? text : LatinCache.shared.latin(text)
-        return Text.words(latin).compactMap { word in
-            let kept = String(String.UnicodeScalarView(word.lowercased().unicodeScalars.filter { $0.properties.isAlphabetic || $0.properties.numericType != nil }))
-            return kept.isEmpty ? nil : kept
+        text.utf8.allSatisfy { $0 < 0x80 } ? words(ofLatin: text) : LatinCache.shared.latinWords(text)
+    }
+
+    private static func words(ofLatin latin: String) -> [String] {
+        Text.words(latin).compactMap { word in
+            let kept = String(String.UnicodeScalarView(word.unicodeScalars.filter { $0.properties.isAlphabetic || $0.properties.numericType != nil }))
+            return kept.isEmpty ? nil : Collation.fold(kept)
         }
     }
 
@@ -100,21 +103,21 @@ enum SearchKeys {
     }
 
     /// ICU transliterates a few thousand words a second, and names repeat:
-    /// each word's transliteration is kept once made, for every thread.
+    /// each word's Latin words are kept once made, for every thread.
     final class LatinCache: @unchecked Sendable {
         static let shared = LatinCache()
         private let lock = NSLock()
-        private var byText: [String: String] = [:]
+        private var byText: [String: [String]] = [:]
         /// Beyond this many words the cache starts afresh, to stay small.
         private static let capacity = 50_000
 
-        func latin(_ text: String) -> String {
+        func latinWords(_ text: String) -> [String] {
             lock.lock()
             let cached = byText[text]
             lock.unlock()
             if let cached { return cached }
             let hasHan = text.unicodeScalars.contains { $0.properties.isIdeographic }
-            let made = Self.transliterate(text, transform: hasHan ? SearchKeys.hanTransform : SearchKeys.transform)
+            let made = SearchKeys.words(ofLatin: Self.transliterate(text, transform: hasHan ? SearchKeys.hanTransform : SearchKeys.transform))
             lock.lock()
             if byText.count >= Self.capacity { byText.removeAll(keepingCapacity: true) }
             byText[text] = made
