@@ -130,37 +130,6 @@ enum RemovalDecision: Equatable {
     }
 }
 
-/// What the answer to a PUT or DELETE means for its card.
-enum PushOutcome: Equatable {
-    /// Stored (2xx): the card is synced as sent.
-    case stored
-    /// A DELETE of a card already gone (404, 410): nothing left to do.
-    case alreadyGone
-    /// The server's card changed since it was listed (412, or 404 for a
-    /// known card's PUT): pull it, merge, push again.
-    case changedThere
-    /// Anything else: reported, and tried again at the next sync.
-    case refused(Int)
-
-    static func ofPut(status: Int, isNew: Bool) -> PushOutcome {
-        switch status {
-        case 200..<300: return .stored
-        case 412: return .changedThere
-        case 404 where !isNew: return .changedThere
-        default: return .refused(status)
-        }
-    }
-
-    static func ofDelete(status: Int) -> PushOutcome {
-        switch status {
-        case 200..<300: return .stored
-        case 404, 410: return .alreadyGone
-        case 412: return .changedThere
-        default: return .refused(status)
-        }
-    }
-}
-
 /// What a sync does with a group card the server holds (SPEC §Groups as
 /// address books hold them), from values alone: the name and members both
 /// sides last agreed on, the group here, and the server's card. Members
@@ -196,5 +165,111 @@ enum GroupPullDecision: Equatable {
         let members = theirs.members.union(ours.members.subtracting(agreed.members))
             .subtracting(agreed.members.subtracting(ours.members))
         return .write(name: name, members: members.sorted())
+    }
+}
+
+/// The address book's members as a listing gives them.
+struct CardListing {
+    var members: [(href: String, etag: String?)] = []
+    var removed: [String] = []
+    /// Whether `members` is every member, so that a known card not
+    /// among them was removed.
+    var isComplete = false
+    var token: String?
+}
+
+/// What a listing asks of a pull, from values alone: the listing, the
+/// ETags the sync records hold, and the new cards pushed that no listing
+/// has shown yet.
+struct ListingPlan: Equatable {
+    /// New cards whose PUT the listing shows arrived: href → contact id.
+    var confirmed: [String: String] = [:]
+    /// The hrefs to fetch: unknown here, or listed with another ETag or
+    /// none.
+    var wanted: [String] = []
+    /// How many of `wanted` are unknown here.
+    var new = 0
+    /// The hrefs whose card the server removed.
+    var removed: [String] = []
+    /// Pushed cards a whole listing lacks, href → contact id: never
+    /// listed, so never deleted there; pushed again as new.
+    var unlisted: [String: String] = [:]
+
+    /// - parameter known: the ETag of each href a sync record holds.
+    /// - parameter unconfirmed: the new cards pushed and not yet listed,
+    ///   by href, with the ETag their PUT's answer gave.
+    static func make(_ listing: CardListing, known: [String: String?],
+                     unconfirmed: [String: (contactId: String, etag: String?)]) -> ListingPlan {
+        var plan = ListingPlan(), known = known, unconfirmed = unconfirmed
+        // A new card's PUT is known to have arrived only once a listing
+        // shows the ETag its answer gave: a server may answer 201 and keep
+        // nothing.
+        for member in listing.members where member.etag != nil && unconfirmed[member.href]?.etag == member.etag {
+            plan.confirmed[member.href] = unconfirmed.removeValue(forKey: member.href)?.contactId
+            known[member.href] = member.etag
+        }
+        var removed = listing.removed
+        if listing.isComplete {
+            let present = Set(listing.members.map(\.href))
+            removed = known.keys.filter { !present.contains($0) }.sorted()
+            for (href, card) in unconfirmed where !present.contains(href) { plan.unlisted[href] = card.contactId }
+        }
+        let wanted = listing.members.filter { member in
+            guard let stored = known[member.href] else { return true }
+            return member.etag == nil || stored != member.etag
+        }
+        plan.wanted = wanted.map(\.href)
+        plan.new = wanted.filter { known[$0.href] == nil }.count
+        // A server's word that a card only pushed is gone counts too (its
+        // PUT arrived); the absence from a whole listing does not (it may
+        // never have).
+        plan.removed = removed.filter { known[$0] != nil || (!listing.isComplete && unconfirmed[$0] != nil) }
+        return plan
+    }
+}
+
+/// Which contact a pulled card is. Its sync record's, else the one of its
+/// UID (its file name without one); when another href's record holds
+/// that contact, the card was moved there on the server if this pull
+/// found that href removed, and else two cards share one UID.
+enum CardIdentity: Equatable {
+    /// The contact of the id as given.
+    case same
+    /// Moved on the server: the record at `from` follows the card.
+    case moved(from: String)
+    /// The second card of a UID: a contact of its own under `id`, its
+    /// card's `uid` kept to be written back.
+    case apart(id: String, uid: String)
+
+    /// - parameter id: the contact id of the record at `href`, else the
+    ///   card's UID, else its file name.
+    /// - parameter recordedAt: where the record of contact `id` points,
+    ///   when no record holds `href`.
+    /// - parameter removed: the hrefs this pull found removed.
+    static func of(href: String, id: String, recordedAt: String?, removed: Set<String>) -> CardIdentity {
+        guard let recordedAt, recordedAt != href else { return .same }
+        return removed.contains(recordedAt) ? .moved(from: recordedAt) : .apart(id: id + "#" + SyncSession.stem(href), uid: id)
+    }
+}
+
+extension ContactDraft {
+    /// A version stored with a sync record. One that cannot be read is a
+    /// damaged database, not a difference: every property would conflict.
+    static func synced(_ json: String, at href: String) throws -> ContactDraft {
+        do {
+            return try ContactJSON.decode(Data(json.utf8), source: href).draft
+        } catch {
+            throw ContactsDBError.databaseFailure(reason: "the synced version of \(href) cannot be read (\(error.localizedDescription))")
+        }
+    }
+
+    /// This version compared in the `cards` convention with the groups of
+    /// `other`: membership travels in the group cards, never as a change
+    /// of the contact.
+    func membershipNeutral(like other: ContactDraft, in convention: GroupConvention?) -> ContactDraft {
+        guard convention == .cards else { return self }
+        var draft = self
+        draft.groups = other.groups
+        return draft
     }
 }

@@ -107,41 +107,18 @@ extension SyncSession {
         try database.write { db in
             try state.saveGroupPushes(puts.compactMap { item in item.card.uid.map { ($0, item.card.agreement) } }, db)
         }
-        let putAnswers = try client.sendAll(puts.map { item in
-            DAVRequest(method: "PUT", url: url(item.href),
-                       headers: [("Content-Type", "text/vcard; charset=utf-8"),
-                                 item.synced.map { ("If-Match", $0.etag ?? "*") } ?? ("If-None-Match", "*")],
-                       body: item.card.vCard(version: version))
-        })
-        let deleteAnswers = try client.sendAll(deletes.map { synced in
-            DAVRequest(method: "DELETE", url: url(synced.href), headers: [("If-Match", synced.etag ?? "*")])
-        })
-        var retries: [String] = []
-        try database.write { db in
-            for (item, answer) in zip(puts, putAnswers) {
-                switch PushOutcome.ofPut(status: answer.status, isNew: item.synced == nil) {
-                case .stored, .alreadyGone:
-                    try state.save(SyncedGroup(uid: item.card.uid ?? "", href: item.href, etag: answer.etag,
-                                                   base: item.card.agreement), db)
-                    if item.synced == nil { self.report.pushed.new += 1 } else { self.report.pushed.changed += 1 }
-                case .changedThere: retries.append(item.href)
-                case .refused(let status):
-                    self.report.skipped.append("group \(item.card.name): the server refused it (\(status)); it is pushed again at the next sync")
-                }
-            }
-            for (synced, answer) in zip(deletes, deleteAnswers) {
-                switch PushOutcome.ofDelete(status: answer.status) {
-                case .stored:
-                    try state.deleteGroup(uid: synced.uid, db)
-                    self.report.pushed.deleted += 1
-                case .alreadyGone: try state.deleteGroup(uid: synced.uid, db)
-                case .changedThere: retries.append(synced.href)
-                case .refused(let status):
-                    self.report.skipped.append("\(synced.href): the server refused its deletion (\(status)); it is tried again at the next sync")
-                }
+        let putRequests = puts.map { item in
+            PushRequest.put(url(item.href), .forPut(heldThere: item.synced != nil, etag: item.synced?.etag),
+                            body: item.card.vCard(version: version), name: "group \(item.card.name)", retry: item.href) { [state] etag, db in
+                try state.save(SyncedGroup(uid: item.card.uid ?? "", href: item.href, etag: etag, base: item.card.agreement), db)
             }
         }
-        return retries
+        let deleteRequests = deletes.map { synced in
+            PushRequest.delete(url(synced.href), etag: synced.etag, name: synced.href, retry: synced.href) { [state] _, db in
+                try state.deleteGroup(uid: synced.uid, db)
+            }
+        }
+        return try send(putRequests + deleteRequests)
     }
 
     /// Where a group card the server never had goes: its uid's file name,
@@ -167,15 +144,5 @@ extension SyncSession {
         if !server.groups.isEmpty { server.extra.append(VCardCategories.line(server.groups)) }
         server.groups = groups
         return server
-    }
-
-    /// A version stored with a sync record, compared in the `cards`
-    /// convention with the groups of `like`: membership travels in the
-    /// group cards, never as a change of the contact.
-    func membershipNeutral(_ draft: ContactDraft, like other: ContactDraft) -> ContactDraft {
-        guard groups == .cards else { return draft }
-        var draft = draft
-        draft.groups = other.groups
-        return draft
     }
 }

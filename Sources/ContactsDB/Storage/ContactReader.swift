@@ -232,7 +232,8 @@ package enum ContactReader {
 }
 
 extension Array {
-    func chunked(into size: Int) -> [ArraySlice<Element>] {
+    /// The array in slices of `size` elements, the last one shorter.
+    package func chunked(into size: Int) -> [ArraySlice<Element>] {
         stride(from: 0, to: count, by: size).map { self[$0..<Swift.min($0 + size, count)] }
     }
 }

@@ -26,8 +26,8 @@ extension ContactStore {
     }
 
     private func forEachContact(of ids: [String], _ body: (Contact) throws -> Void) throws {
-        for start in stride(from: 0, to: ids.count, by: 500) {
-            for contact in try contacts(ids: Array(ids[start..<min(start + 500, ids.count)])) {
+        for batch in ids.chunked(into: 500) {
+            for contact in try contacts(ids: Array(batch)) {
                 try body(contact)
             }
         }

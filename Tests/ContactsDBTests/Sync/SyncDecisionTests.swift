@@ -3,8 +3,10 @@ import Testing
 @testable import ContactsDB
 @testable import ContactsDBSync
 
-/// The sync's rules as values: what a pulled card does to the contact
-/// here, and what each answer to a push means.
+/// The sync's rules as values: what a listing asks a pull to fetch and
+/// remove, which contact a pulled card is, what a pulled card does to the
+/// contact here, whether and how a push sends a contact, and what each
+/// answer to a push means.
 @Suite struct SyncDecisionTests {
     let base = ContactDraft(id: "a", firstName: "Anna", lastName: "Petrova")
 
@@ -103,20 +105,116 @@ import Testing
         #expect(RemovalDecision.decide(agreedRevision: 5, localRevision: nil) == .forgetRecord, "gone here too")
     }
 
-    @Test(arguments: [
-        (200, true, PushOutcome.stored), (201, true, .stored), (204, false, .stored),
-        (412, false, .changedThere), (412, true, .changedThere), (404, false, .changedThere), (404, true, .refused(404)),
-        (403, false, .refused(403)), (409, true, .refused(409)), (423, false, .refused(423)), (507, false, .refused(507)),
-    ])
-    func eachAnswerToAPut(_ status: Int, _ isNew: Bool, _ outcome: PushOutcome) {
-        #expect(PushOutcome.ofPut(status: status, isNew: isNew) == outcome)
+    // MARK: - Listing
+
+    @Test func aListingWantsTheCardsUnknownHereOrListedWithAnotherETagOrNone() {
+        let listing = CardListing(members: [("/ab/same.vcf", "1"), ("/ab/changed.vcf", "3"), ("/ab/new.vcf", "4"),
+                                            ("/ab/untagged.vcf", nil)], isComplete: false)
+        // A server that sends no ETags: the card may have changed.
+        let plan = ListingPlan.make(listing, known: ["/ab/same.vcf": "1", "/ab/changed.vcf": "2", "/ab/untagged.vcf": nil],
+                                    unconfirmed: [:])
+        #expect(plan.wanted == ["/ab/changed.vcf", "/ab/new.vcf", "/ab/untagged.vcf"])
+        #expect(plan.new == 1 && plan.removed.isEmpty && plan.confirmed.isEmpty)
+    }
+
+    @Test func aWholeListingRemovesEveryKnownCardItLacksAPartialOneOnlyWhatItNames() {
+        let known: [String: String?] = ["/ab/kept.vcf": "1", "/ab/gone.vcf": "2", "/ab/named.vcf": "3"]
+        let whole = ListingPlan.make(CardListing(members: [("/ab/kept.vcf", "1")], isComplete: true), known: known, unconfirmed: [:])
+        #expect(whole.removed == ["/ab/gone.vcf", "/ab/named.vcf"] && whole.wanted.isEmpty)
+        let partial = ListingPlan.make(CardListing(removed: ["/ab/named.vcf", "/ab/never-known.vcf"], isComplete: false),
+                                       known: known, unconfirmed: [:])
+        #expect(partial.removed == ["/ab/named.vcf"], "a card never known here is nothing to remove")
+    }
+
+    @Test func aPushedCardArrivedOnlyWhenListedWithTheETagItsAnswerGave() {
+        let unconfirmed: [String: (contactId: String, etag: String?)] = ["/ab/c1.vcf": ("c1", "e1"), "/ab/c2.vcf": ("c2", "e2")]
+        let listing = CardListing(members: [("/ab/c1.vcf", "e1"), ("/ab/c2.vcf", "other")], isComplete: true)
+        let plan = ListingPlan.make(listing, known: [:], unconfirmed: unconfirmed)
+        #expect(plan.confirmed == ["/ab/c1.vcf": "c1"])
+        #expect(plan.wanted == ["/ab/c2.vcf"] && plan.new == 1, "another client's card at that href is pulled")
+        #expect(plan.unlisted.isEmpty && plan.removed.isEmpty)
+    }
+
+    @Test func aPushedCardAWholeListingLacksIsPushedAgainAndOneTheServerSaysWentIsRemoved() {
+        let unconfirmed: [String: (contactId: String, etag: String?)] = ["/ab/c1.vcf": ("c1", "e1")]
+        let whole = ListingPlan.make(CardListing(isComplete: true), known: [:], unconfirmed: unconfirmed)
+        #expect(whole.unlisted == ["/ab/c1.vcf": "c1"] && whole.removed.isEmpty, "it may never have arrived")
+        let partial = ListingPlan.make(CardListing(removed: ["/ab/c1.vcf"], isComplete: false), known: [:], unconfirmed: unconfirmed)
+        #expect(partial.removed == ["/ab/c1.vcf"] && partial.unlisted.isEmpty, "it arrived, and another client deleted it")
+    }
+
+    // MARK: - Which contact a card is
+
+    @Test func aCardIsTheContactOfItsRecordOrOfItsUID() {
+        #expect(CardIdentity.of(href: "/ab/a.vcf", id: "u1", recordedAt: nil, removed: []) == .same)
+        #expect(CardIdentity.of(href: "/ab/a.vcf", id: "u1", recordedAt: "/ab/a.vcf", removed: []) == .same)
+    }
+
+    @Test func aCardWhoseUIDsHrefThisPullFoundRemovedWasMovedThere() {
+        #expect(CardIdentity.of(href: "/ab/b.vcf", id: "u1", recordedAt: "/ab/a.vcf", removed: ["/ab/a.vcf"]) == .moved(from: "/ab/a.vcf"))
+    }
+
+    @Test func aSecondCardOfOneUIDIsAContactOfItsOwnKeepingTheUID() {
+        #expect(CardIdentity.of(href: "/ab/b.vcf", id: "u1", recordedAt: "/ab/a.vcf", removed: ["/ab/c.vcf"])
+                == .apart(id: "u1#b", uid: "u1"))
+    }
+
+    // MARK: - Pushing
+
+    func record(base: ContactDraft?, etag: String? = "e1", pushes: [ContactDraft] = []) -> SyncedCard {
+        var record = SyncedCard(contactId: "a", href: "/ab/a.vcf", etag: etag, revision: 5, base: base?.jsonText)
+        record.pushes = pushes.enumerated().map { (6 + $0.offset, $0.element.jsonText) }
+        return record
+    }
+
+    @Test func aContactTheServerNeverHeldIsSentOnlyWhereNoCardIs() throws {
+        #expect(try PutDecision.decide(record: nil, contact: base, groups: nil) == .send(.ifNoneMatch))
+        #expect(try PutDecision.decide(record: record(base: nil, pushes: [base]), contact: base, groups: nil) == .send(.ifNoneMatch),
+                "pushed, and not yet listed")
+    }
+
+    @Test func aChangedCardIsSentOnlyOverTheCardLastSeen() throws {
+        var changed = base
+        changed.company = "Acme"
+        #expect(try PutDecision.decide(record: record(base: base), contact: changed, groups: nil) == .send(.ifMatch("e1")))
+        #expect(try PutDecision.decide(record: record(base: base, etag: nil), contact: changed, groups: nil) == .send(.ifMatch("*")),
+                "a server that sends no ETags")
+    }
+
+    @Test(arguments: [GroupConvention.cards, .categories])
+    func aChangeOfGroupsAloneIsSentOnlyWhereCardsCarryThem(_ groups: GroupConvention) throws {
+        var member = base
+        member.groups = ["Work"]
+        let decision = try PutDecision.decide(record: record(base: base), contact: member, groups: groups)
+        #expect(decision == (groups == .cards ? .recordOnly : .send(.ifMatch("e1"))))
+    }
+
+    @Test func aContactWithAPushUnderWayIsSentAgainEvenUnchanged() throws {
+        #expect(try PutDecision.decide(record: record(base: base, pushes: [base]), contact: base, groups: .cards) == .send(.ifMatch("e1")))
+        #expect(try PutDecision.decide(record: record(base: base), contact: base, groups: .cards) == .recordOnly)
+    }
+
+    @Test func aSyncedVersionThatCannotBeReadIsADamagedDatabase() {
+        var damaged = record(base: base)
+        damaged.base = "{not json"
+        #expect(throws: ContactsDBError.self) { try PutDecision.decide(record: damaged, contact: base, groups: nil) }
+    }
+
+    @Test func aDeleteRemovesOnlyTheCardLastSeen() {
+        #expect(Precondition.forDelete(etag: "e1").header == ("If-Match", "e1"))
+        #expect(Precondition.forDelete(etag: nil).header == ("If-Match", "*"))
+        #expect(Precondition.ifNoneMatch.header == ("If-None-Match", "*"))
     }
 
     @Test(arguments: [
-        (200, PushOutcome.stored), (204, .stored), (404, .alreadyGone), (410, .alreadyGone), (412, .changedThere),
-        (403, .refused(403)), (423, .refused(423)),
+        (200, PushKind.new, PushOutcome.stored), (201, .new, .stored), (204, .changed, .stored),
+        (412, .changed, .changedThere), (412, .new, .changedThere), (404, .changed, .changedThere), (404, .new, .refused(404)),
+        (410, .changed, .refused(410)), (403, .changed, .refused(403)), (409, .new, .refused(409)), (423, .changed, .refused(423)),
+        (507, .changed, .refused(507)),
+        (200, .deleted, .stored), (204, .deleted, .stored), (404, .deleted, .alreadyGone), (410, .deleted, .alreadyGone),
+        (412, .deleted, .changedThere), (403, .deleted, .refused(403)), (423, .deleted, .refused(423)),
     ])
-    func eachAnswerToADelete(_ status: Int, _ outcome: PushOutcome) {
-        #expect(PushOutcome.ofDelete(status: status) == outcome)
+    func eachAnswerToAPutOrADelete(_ status: Int, _ kind: PushKind, _ outcome: PushOutcome) {
+        #expect(PushOutcome.of(kind, status: status) == outcome)
     }
 }
