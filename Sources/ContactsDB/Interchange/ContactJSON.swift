@@ -188,9 +188,6 @@ public struct ContactJSON: Sendable {
             case _ where detailTexts.contains(where: { $0.key == key }):
                 let index = detailTexts.firstIndex { $0.key == key }!
                 contact.changes.append(.text(index, try optionalString(&reader, field())))
-            case _ where CardList.byKey[key] != nil:
-                let index = CardList.all.firstIndex { $0.key == key }!
-                contact.changes.append(.cardList(index, try entries(of: CardList.all[index], &reader, field())))
             case "photo":
                 contact.changes.append(.photo(try photo(&reader, field())))
             case "messengers":
@@ -214,6 +211,9 @@ public struct ContactJSON: Sendable {
                 }))
             case _ where derivedKeys.contains(key):
                 try reader.skipValue()
+            case _ where CardList.byKey[key] != nil:
+                let index = CardList.all.firstIndex { $0.key == key }!
+                contact.changes.append(.cardList(index, try entries(of: CardList.all[index], &reader, field())))
             default:
                 throw invalid(field(), "unknown key; the keys of a contact are \(keys.joined(separator: ", ")).")
             }

@@ -42,6 +42,7 @@ struct ContactRows: Sendable {
             Table(section: 6 + offset, name: list.table, columns: ["position"] + list.columns.map(\.name))
         }
 
+        static let cardListCount = cardLists.count
         static let all = [contact, nameWord, phone, email, address, messenger] + cardLists
         /// The child tables, written after the contact's row with its key.
         static let children = Array(all.dropFirst())
@@ -98,9 +99,14 @@ struct ContactRows: Sendable {
         for (position, messenger) in draft.messengers.enumerated() {
             sink.int(position); sink.text(messenger.service); sink.text(messenger.handle); sink.text(messenger.parameters)
         }
-        // Their texts are gathered only for a contact that holds any.
+        // Their texts are gathered only for a contact that holds any; the
+        // others' empty sections are written without a look at the lists.
+        guard details.hasLists else {
+            for _ in 0..<Table.cardListCount { sink.beginSection(rows: 0) }
+            return
+        }
         for list in CardList.all {
-            let rows = details.hasLists ? list.rows(of: details) : []
+            let rows = list.rows(of: details)
             sink.beginSection(rows: rows.count)
             for (position, texts) in rows.enumerated() {
                 sink.int(position)
