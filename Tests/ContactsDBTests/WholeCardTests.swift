@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 @testable import ContactsDB
 
@@ -75,6 +76,25 @@ import Testing
         var read: [String?] = []
         ContactDetailColumns.forEachText(of: &details) { _, text in read.append(text) }
         #expect(read == ContactDetailColumns.text.map { details[keyPath: $0.field] })
+    }
+
+    /// Each list of the card is declared whole: its table holds its
+    /// columns in order, an entry of it counts as a list held (the reader
+    /// skips the tables of a contact that holds none), and it has a vCard
+    /// form but `extra`, whose lines are the card's own.
+    @Test func eachCardListIsDeclaredWhole() throws {
+        let store = try ContactStore.makeEmpty()
+        for list in CardList.all {
+            let columns = try store.read { db in
+                try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?) ORDER BY cid", arguments: [list.table])
+            }
+            #expect(columns == ["contactPk", "position"] + list.columns.map(\.name), "\(list.key)")
+            var details = ContactDetails()
+            list.set([list.columns.map { _ in "x" }], in: &details)
+            #expect(details.hasLists, "\(list.key)")
+            #expect(list.count(in: details) == 1, "\(list.key)")
+        }
+        #expect(VCardLists.all.count == CardList.all.count - 1)
     }
 
     @Test func everyFieldIsStoredAndReadBack() throws {

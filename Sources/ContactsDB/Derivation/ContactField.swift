@@ -25,12 +25,11 @@ package struct ContactField: Sendable {
     ] + DetailText.all.map { text in
         let details: WritableKeyPath<ContactDraft, ContactDetails> = \.details
         return single(text.key, details.appending(path: text.field))
+    } + CardList.all.map { list in
+        ContactField(name: list.key, value: { list.value(of: $0.details) },
+                     copy: { list.copy(from: $0.details, to: &$1.details) },
+                     join: { other, survivor in list.join(other.details, into: &survivor.details); return nil })
     } + [
-        list("dates", \.details.dates) { [$0.type, $0.value] },
-        list("urls", \.details.urls) { $0.value },
-        list("relations", \.details.relations) { [$0.type, $0.name] },
-        list("socialProfiles", \.details.socialProfiles) { [$0.service.lowercased(), $0.handle, $0.url] },
-        list("extra", \.details.extra) { $0 },
         ContactField("photo", \.details.photo, compared: { $0 }) { survivor, other in survivor ?? other },
         list("phones", \.phones) { $0.e164 ?? String($0.value.unicodeScalars.filter { ("0"..."9").contains($0) }) },
         list("emails", \.emails) { $0.value.lowercased() },
@@ -47,6 +46,14 @@ package struct ContactField: Sendable {
     }
 
     // MARK: - Non public
+
+    private init(
+        name: String, value: @escaping @Sendable (ContactDraft) -> AnyHashable,
+        copy: @escaping @Sendable (ContactDraft, inout ContactDraft) -> Void,
+        join: @escaping @Sendable (ContactDraft, inout ContactDraft) -> String?
+    ) {
+        (self.name, self.value, self.copy, self.join) = (name, value, copy, join)
+    }
 
     /// A field compared as it is, which the survivor keeps.
     private init<T: Hashable & Sendable>(_ name: String, _ keyPath: WritableKeyPath<ContactDraft, T>) {
@@ -71,10 +78,9 @@ package struct ContactField: Sendable {
     ) {
         // Key paths are immutable values; only their type is not marked Sendable.
         nonisolated(unsafe) let keyPath = keyPath
-        self.name = name
-        value = { AnyHashable(compared($0[keyPath: keyPath])) }
-        copy = { source, target in target[keyPath: keyPath] = source[keyPath: keyPath] }
-        join = { other, survivor in taking(&survivor[keyPath: keyPath], other[keyPath: keyPath]) }
+        self.init(name: name, value: { AnyHashable(compared($0[keyPath: keyPath])) },
+                  copy: { source, target in target[keyPath: keyPath] = source[keyPath: keyPath] },
+                  join: { other, survivor in taking(&survivor[keyPath: keyPath], other[keyPath: keyPath]) })
     }
 
     /// An optional value: one the survivor lacks comes from the other.

@@ -38,8 +38,22 @@ package enum CSVLayout: String, Sendable, CaseIterable {
         case kept(String)
     }
 
-    package enum ListKind: String, CaseIterable, Sendable {
-        case phone, email, address, messenger, date, url, relation, socialProfile, extra
+    /// A list of the contact, by the prefix of its columns: the four of
+    /// its own, or one of ``CardList/all`` by its `item`.
+    package struct ListKind: Hashable, Sendable {
+        package let rawValue: String
+
+        package static let phone = ListKind(rawValue: "phone"), email = ListKind(rawValue: "email")
+        package static let address = ListKind(rawValue: "address"), messenger = ListKind(rawValue: "messenger")
+        /// The card's lists that other producers' layouts name.
+        package static let date = ListKind(CardList.byKey["dates"]!), url = ListKind(CardList.byKey["urls"]!)
+        package static let relation = ListKind(CardList.byKey["relations"]!)
+
+        package init(rawValue: String) { self.rawValue = rawValue }
+        package init(_ list: CardList) { rawValue = list.item }
+
+        /// The card's list it is, if it is one.
+        package var cardList: CardList? { CardList.byItem[rawValue] }
     }
 
     package enum Part: String, Sendable {
@@ -109,12 +123,11 @@ package enum CSVLayout: String, Sendable, CaseIterable {
         (.address, [("Type", .label), ("PoBox", .poBox), ("Street1", .street), ("Street2", .street2), ("City", .city),
                     ("State", .state), ("Zipcode", .postalCode), ("Country", .country), ("Preferred", .preferred)]),
         (.messenger, [("Service", .service), ("Handle", .handle)]),
-        (.date, [("Type", .label), ("Value", .value)]),
-        (.url, [("Type", .label), ("Value", .value)]),
-        (.relation, [("Type", .label), ("Name", .value)]),
-        (.socialProfile, [("Service", .service), ("Handle", .handle), ("Url", .url)]),
-        (.extra, [("", .value)]),
-    ]
+    ] + CardList.all.map { list in
+        (ListKind(list), list.columns.compactMap { column -> (name: String, part: Part?)? in
+            column.csv.map { (name: $0.suffix, part: Part(rawValue: $0.part)!) }
+        })
+    }
 
     private static func contactsDBColumn(_ name: String) -> Column? {
         switch name {

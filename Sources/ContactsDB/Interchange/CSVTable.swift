@@ -20,11 +20,7 @@ package struct CSVTable {
             case .email: return maxChildren.emails
             case .address: return maxChildren.addresses
             case .messenger: return maxChildren.messengers
-            case .date: return maxChildren.dates
-            case .url: return maxChildren.urls
-            case .relation: return maxChildren.relations
-            case .socialProfile: return maxChildren.socialProfiles
-            case .extra: return maxChildren.extra
+            default: return list.cardList.flatMap { maxChildren.cardLists[$0.key] } ?? 0
             }
         }
         var columns: [(name: String, column: CSVLayout.Column)] = []
@@ -137,19 +133,16 @@ package struct CSVTable {
             let service = google ? messenger.service.prefix(1).uppercased() + messenger.service.dropFirst() : messenger.service
             put(.messenger, String(index + 1), [.label: google ? "Other" : "", .service: service, .handle: messenger.handle])
         }
-        for (index, date) in contact.dates.enumerated() {
-            put(.date, String(index + 1), [.label: label(date.type), .value: date.value])
+        for list in CardList.all {
+            for (index, texts) in list.rows(of: contact.details).enumerated() {
+                var parts: [CSVLayout.Part: String] = [:]
+                for (column, text) in zip(list.columns, texts) {
+                    guard let part = column.csv.flatMap({ CSVLayout.Part(rawValue: $0.part) }) else { continue }
+                    parts[part] = part == .label ? label(text ?? "") : text ?? ""
+                }
+                put(CSVLayout.ListKind(list), String(index + 1), parts)
+            }
         }
-        for (index, url) in contact.urls.enumerated() {
-            put(.url, String(index + 1), [.label: label(url.type), .value: url.value])
-        }
-        for (index, relation) in contact.relations.enumerated() {
-            put(.relation, String(index + 1), [.label: label(relation.type), .value: relation.name])
-        }
-        for (index, profile) in contact.socialProfiles.enumerated() {
-            put(.socialProfile, String(index + 1), [.service: profile.service, .handle: profile.handle, .url: profile.url])
-        }
-        for (index, line) in contact.extra.enumerated() { put(.extra, String(index + 1), [.value: line]) }
         return entries
     }
 

@@ -138,33 +138,42 @@ package struct ContactCSV {
             draft.phones += values(.value).map { Phone(type: label, value: $0, preferred: preferred) }
         case .email:
             draft.emails += values(.value).map { Email(type: label, value: $0, preferred: preferred) }
-        case .url:
-            draft.urls += values(.value).map { LabeledValue(type: label, value: $0) }
-        case .date:
-            draft.dates += values(.value).map {
-                LabeledValue(type: label, value: layout == .outlook ? CSVLayout.outlookDate($0) ?? $0 : $0)
-            }
-        case .relation:
-            draft.relations += values(.value).map { Relation(type: label, name: $0) }
         case .messenger:
             let service = parts[.service] ?? ""
             draft.messengers += values(.handle).map { Messenger(service: ours ? service : service.lowercased(), handle: $0) }
-        case .socialProfile:
-            draft.socialProfiles.append(SocialProfile(service: parts[.service] ?? "", handle: parts[.handle] ?? "", url: parts[.url] ?? ""))
-        case .extra:
-            draft.extra += values(.value)
         case .address:
-            // Google's formatted address repeats the parts; it is the
-            // street only where no part is given.
-            var street = parts[.street] ?? ""
-            let partsOfPlace: [CSVLayout.Part] = [.street, .city, .state, .postalCode, .country, .poBox, .street2, .street3]
-            let hasParts = partsOfPlace.contains { parts[$0] != nil }
-            if !hasParts { street = parts[.formatted] ?? "" }
-            let street2 = [parts[.street2], parts[.street3]].compactMap { $0 }.joined(separator: "\n")
-            guard !street.isEmpty || !street2.isEmpty || hasParts else { return }
-            draft.addresses.append(Address(
-                type: label, street1: street, street2: street2, city: parts[.city] ?? "", state: parts[.state] ?? "",
-                zipcode: parts[.postalCode] ?? "", country: parts[.country] ?? "", poBox: parts[.poBox] ?? "", preferred: preferred))
+            addAddress(parts, label: label, preferred: preferred, to: &draft)
+        default:
+            guard let list = slot.list.cardList else { return }
+            // One entry per value (` ::: ` in Google's), or one of the parts
+            // where the list has no value (a social profile).
+            let valueColumn = list.columns.firstIndex { $0.csv?.part == CSVLayout.Part.value.rawValue }
+            let entries: [String?] = valueColumn == nil ? [nil] : values(.value)
+            for value in entries {
+                list.append(to: &draft.details) { index in
+                    let column = list.columns[index]
+                    if index == valueColumn, let value {
+                        return column.rule == .date && layout == .outlook ? CSVLayout.outlookDate(value) ?? value : value
+                    }
+                    guard let part = column.csv.flatMap({ CSVLayout.Part(rawValue: $0.part) }) else { return nil }
+                    return part == .label ? label : parts[part] ?? ""
+                }
+            }
         }
+    }
+
+    /// Adds an address read from its parts.
+    private func addAddress(_ parts: [CSVLayout.Part: String], label: String, preferred: Bool, to draft: inout ContactDraft) {
+        // Google's formatted address repeats the parts; it is the
+        // street only where no part is given.
+        var street = parts[.street] ?? ""
+        let partsOfPlace: [CSVLayout.Part] = [.street, .city, .state, .postalCode, .country, .poBox, .street2, .street3]
+        let hasParts = partsOfPlace.contains { parts[$0] != nil }
+        if !hasParts { street = parts[.formatted] ?? "" }
+        let street2 = [parts[.street2], parts[.street3]].compactMap { $0 }.joined(separator: "\n")
+        guard !street.isEmpty || !street2.isEmpty || hasParts else { return }
+        draft.addresses.append(Address(
+            type: label, street1: street, street2: street2, city: parts[.city] ?? "", state: parts[.state] ?? "",
+            zipcode: parts[.postalCode] ?? "", country: parts[.country] ?? "", poBox: parts[.poBox] ?? "", preferred: preferred))
     }
 }

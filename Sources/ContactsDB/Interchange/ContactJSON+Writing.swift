@@ -31,17 +31,17 @@ enum ContactJSONWriter {
             if let value = draft.details[keyPath: text.field] { json.add(text.key, value) }
         }
         let details = draft.details
-        if !details.dates.isEmpty { json.addObjects("dates", details.dates) { [("type", $0.type), ("value", $0.value), ("parameters", $0.parameters)] } }
-        if !details.urls.isEmpty { json.addObjects("urls", details.urls) { [("type", $0.type), ("value", $0.value), ("parameters", $0.parameters)] } }
-        if !details.relations.isEmpty {
-            json.addObjects("relations", details.relations) { [("type", $0.type), ("name", $0.name)] }
-        }
-        if !details.socialProfiles.isEmpty {
-            json.addObjects("socialProfiles", details.socialProfiles) {
-                [("service", $0.service), ("handle", $0.handle), ("url", $0.url)]
+        if details.hasLists {
+            for list in CardList.all {
+                let rows = list.rows(of: details)
+                if rows.isEmpty { continue }
+                if list.plainText != nil {
+                    json.add(list.key, rows.map { $0[0] ?? "" })
+                } else {
+                    json.addObjects(list.key, rows) { Array(zip(list.columns.map(\.name), $0)) }
+                }
             }
         }
-        if !details.extra.isEmpty { json.add("extra", details.extra) }
         if let photo = details.photo {
             json.addObject("photo", [("mediaType", photo.mediaType), ("data", photo.data.base64EncodedString())])
         }

@@ -15,8 +15,9 @@ public struct ContactJSON: Sendable {
         case kind(ContactKind)
         /// A text of the whole card, by its index in `detailTexts`.
         case text(Int, String?)
-        case dates([LabeledValue]), urls([LabeledValue]), relations([Relation]), socialProfiles([SocialProfile])
-        case extra([String])
+        /// A list of the whole card, by its index in ``CardList/all``, as
+        /// its entries' texts.
+        case cardList(Int, [[String?]])
         case photo(ContactPhoto?)
     }
 
@@ -28,7 +29,7 @@ public struct ContactJSON: Sendable {
     ]
     private static let keys = ["id", "uid", "kind", "firstName", "lastName", "company", "age", "favorite", "groups"]
         + detailTexts.map(\.key)
-        + ["dates", "urls", "relations", "socialProfiles", "extra", "photo", "phones", "emails", "addresses", "messengers"]
+        + CardList.all.map(\.key) + ["photo", "phones", "emails", "addresses", "messengers"]
 
     /// A draft holding just the fields present in the input.
     public var draft: ContactDraft {
@@ -55,11 +56,7 @@ public struct ContactJSON: Sendable {
             case .groups(let value): draft.groups = value
             case .kind(let value): draft.kind = value
             case .text(let index, let value): draft.details[keyPath: Self.detailTexts[index].field] = value
-            case .dates(let value): draft.dates = value
-            case .urls(let value): draft.urls = value
-            case .relations(let value): draft.relations = value
-            case .socialProfiles(let value): draft.socialProfiles = value
-            case .extra(let value): draft.extra = value
+            case .cardList(let index, let rows): CardList.all[index].set(rows, in: &draft.details)
             case .photo(let value): draft.photo = value
             }
         }
@@ -191,32 +188,6 @@ public struct ContactJSON: Sendable {
             case _ where detailTexts.contains(where: { $0.key == key }):
                 let index = detailTexts.firstIndex { $0.key == key }!
                 contact.changes.append(.text(index, try optionalString(&reader, field())))
-            case "dates", "urls":
-                let values = try list(&reader, field()) { reader, path in
-                    var value = LabeledValue(type: "", value: "")
-                    try object(&reader, path(), ["type": \.type, "value": \.value], required: ["value"],
-                               parameters: \.parameters, into: &value)
-                    return value
-                }
-                contact.changes.append(key == "dates" ? .dates(values) : .urls(values))
-            case "relations":
-                contact.changes.append(.relations(try list(&reader, field()) { reader, path in
-                    var relation = Relation(type: "", name: "")
-                    try object(&reader, path(), ["type": \.type, "name": \.name], required: ["name"], into: &relation)
-                    return relation
-                }))
-            case "socialProfiles":
-                contact.changes.append(.socialProfiles(try list(&reader, field()) { reader, path in
-                    var profile = SocialProfile(service: "")
-                    try object(&reader, path(), ["service": \.service, "handle": \.handle, "url": \.url],
-                               required: ["service"], into: &profile)
-                    return profile
-                }))
-            case "extra":
-                contact.changes.append(.extra(try list(&reader, field()) { reader, path in
-                    try expect(.string, &reader, path(), "expected a vCard content line here.")
-                    return try reader.readString()
-                }))
             case "photo":
                 contact.changes.append(.photo(try photo(&reader, field())))
             case "messengers":
@@ -240,6 +211,9 @@ public struct ContactJSON: Sendable {
                 }))
             case _ where derivedKeys.contains(key):
                 try reader.skipValue()
+            case _ where CardList.byKey[key] != nil:
+                let index = CardList.all.firstIndex { $0.key == key }!
+                contact.changes.append(.cardList(index, try entries(of: CardList.all[index], &reader, field())))
             default:
                 throw invalid(field(), "unknown key; the keys of a contact are \(keys.joined(separator: ", ")).")
             }
@@ -300,6 +274,33 @@ public struct ContactJSON: Sendable {
             throw invalid("\(field()).data", "expected the photo's bytes in base64 here.")
         }
         return fields.mediaType.isEmpty ? ContactPhoto(data: data) : ContactPhoto(mediaType: fields.mediaType, data: data)
+    }
+
+    /// The entries of a card's list: objects of its columns, or plain
+    /// texts. A column not given reads as "" (or nil where it may be).
+    private static func entries(of list: CardList, _ reader: inout JSONReader, _ field: @autoclosure () -> String) throws -> [[String?]] {
+        try Self.list(&reader, field()) { reader, path in
+            if let plainText = list.plainText {
+                try expect(.string, &reader, path(), "expected \(plainText) here.")
+                return [try reader.readString()]
+            }
+            try expect(.object, &reader, path(), "expected an object here.")
+            var texts: [String?] = list.columns.map { $0.rule == .parameters ? nil : "" }
+            var given = Array(repeating: false, count: texts.count)
+            try reader.readObject { reader, key in
+                guard let index = list.columns.firstIndex(where: { $0.name == key }) else {
+                    let keys = list.columns.map(\.name).joined(separator: ", ")
+                    throw invalid("\(path()).\(key)", "unknown key; the keys here are \(keys).")
+                }
+                let text = try optionalString(&reader, "\(path()).\(key)")
+                texts[index] = list.columns[index].rule == .parameters ? text : text ?? ""
+                given[index] = true
+            }
+            if let missing = list.columns.indices.first(where: { list.columns[$0].isRequired && !given[$0] }) {
+                throw invalid("\(path()).\(list.columns[missing].name)", "this key is required.")
+            }
+            return texts
+        }
     }
 
     private static func list<T>(

@@ -22,9 +22,7 @@ struct VCardPropertyMapper {
     private static let fileProperties: Set<String> = ["VERSION", "PRODID", "REV"]
 
     /// The properties whose item group's X-ABLabel is their label.
-    private static let labelled: Set<String> = [
-        "TEL", "EMAIL", "ADR", "URL", "IMPP", "ANNIVERSARY", "X-ABDATE", "RELATED", "X-ABRELATEDNAMES",
-    ]
+    private static let labelled = Set(["TEL", "EMAIL", "ADR", "IMPP"] + VCardLists.readings.filter(\.value.isLabelled).keys)
 
     mutating func draft(from lines: [VCardContentLine]) throws -> ContactDraft {
         // Apple's item groups: `item1.TEL:…` labelled by `item1.X-ABLabel:…`.
@@ -59,6 +57,10 @@ struct VCardPropertyMapper {
             draft.details[keyPath: text.field] = Self.nonEmpty(line.text)
             return true
         }
+        if let reading = VCardLists.readings[line.name] {
+            if reading.read(line, label, &draft.details) { return true }
+            return keep(line)
+        }
         switch line.name {
         case "N" where isFirst:
             let parts = Self.nameParts(line)
@@ -89,10 +91,6 @@ struct VCardPropertyMapper {
         case "BDAY" where isFirst:
             guard let date = Self.date(line) else { return keep(line) }
             draft.birthday = date
-        case "ANNIVERSARY", "X-ABDATE":
-            guard let date = Self.date(line) else { return keep(line) }
-            let type = line.name == "ANNIVERSARY" ? "anniversary" : label ?? VCardLabels.label(types: line.types, fallback: "other")
-            draft.dates.append(LabeledValue(type: type, value: date))
         case "TEL":
             let value = line.value.lowercased().hasPrefix("tel:") ? String(line.text.dropFirst(4)) : line.text
             guard !value.trimmingCharacters(in: .whitespaces).isEmpty else { return keep(line) }
@@ -111,22 +109,6 @@ struct VCardPropertyMapper {
                 type: label ?? VCardLabels.label(types: line.types, fallback: "other"), street1: padded[2],
                 street2: padded[1], city: padded[3], state: padded[4], zipcode: padded[5], country: padded[6],
                 poBox: padded[0], preferred: Self.isPreferred(line), parameters: Self.unheld(line, label: label)))
-        case "URL":
-            guard !line.text.isEmpty else { return keep(line) }
-            // A URL has no preference of its own: Apple's type=pref is kept.
-            let kept = [Self.isPreferred(line) ? "TYPE=pref" : nil, Self.unheld(line)].compactMap { $0 }
-            draft.urls.append(LabeledValue(type: label ?? VCardLabels.label(types: line.types, fallback: "other"), value: line.text,
-                                           parameters: kept.isEmpty ? nil : kept.joined(separator: ";")))
-        case "RELATED" where line.parameters.allSatisfy({ ["TYPE", "VALUE"].contains($0.name) }):
-            guard !line.text.isEmpty else { return keep(line) }
-            draft.relations.append(Relation(type: label ?? VCardLabels.label(types: line.types, fallback: "other"), name: line.text))
-        case "X-ABRELATEDNAMES" where line.parameters.isEmpty:
-            guard !line.text.isEmpty else { return keep(line) }
-            draft.relations.append(Relation(type: label ?? "other", name: line.text))
-        case "X-SOCIALPROFILE" where line.parameters.allSatisfy({ ["TYPE", "X-USER"].contains($0.name) }):
-            guard let service = line.parameter("TYPE").first, line.parameter("TYPE").count == 1 else { return keep(line) }
-            draft.socialProfiles.append(SocialProfile(
-                service: service, handle: line.parameter("X-USER").first ?? "", url: line.text))
         case "IMPP":
             return mapMessenger(line, label: label)
         case "PHOTO" where isFirst && line.group == nil:
@@ -279,7 +261,7 @@ struct VCardPropertyMapper {
     /// (an Evolution slot, a PREF of 2, 4.0's LABEL or GEO), or nil. By
     /// default a label and a preference are held: TYPE, 2.1's bare types,
     /// VALUE and PREF=1.
-    private static func unheld(
+    static func unheld(
         _ line: VCardContentLine,
         holding isHeld: (_ name: String, _ values: [String]) -> Bool = { name, values in
             values.isEmpty || name == "TYPE" || name == "VALUE" || (name == "PREF" && values == ["1"])
@@ -311,7 +293,7 @@ struct VCardPropertyMapper {
         return (["TYPE=other"] + [unheld].compactMap { $0 }).joined(separator: ";")
     }
 
-    private static func isPreferred(_ line: VCardContentLine) -> Bool {
+    static func isPreferred(_ line: VCardContentLine) -> Bool {
         line.types.contains("pref") || line.parameter("PREF").contains("1")
     }
 
@@ -320,7 +302,7 @@ struct VCardPropertyMapper {
     /// `--04-12`), and Apple's year-omitted form (`1604-04-12` with
     /// X-APPLE-OMIT-YEAR=1604). Nil for a text, a time of day or other
     /// parameters, which stay as written in `extra`.
-    private static func date(_ line: VCardContentLine) -> String? {
+    static func date(_ line: VCardContentLine) -> String? {
         guard line.parameters.allSatisfy({ ["VALUE", "X-APPLE-OMIT-YEAR"].contains($0.name) }),
               line.parameter("VALUE").allSatisfy({ $0.lowercased() == "date" }) else { return nil }
         let text = line.text.trimmingCharacters(in: .whitespaces)

@@ -34,15 +34,7 @@ extension Contact {
         }
         for (property, text) in DetailText.inVCard { card.addText(property, details[keyPath: text.field]) }
         if let birthday = details.birthday { card.addDate("BDAY", birthday) }
-        for date in details.dates {
-            if date.type == "anniversary" && version == .v4 {
-                card.addDate("ANNIVERSARY", date.value, parameters: date.parameters)
-            } else {
-                // An unlabelled date gets no label it did not have.
-                card.addDate("X-ABDATE", date.value, label: date.type == WellKnownLabel.other.rawValue ? nil : date.type,
-                             parameters: date.parameters)
-            }
-        }
+        card.addLists(of: details, at: .afterBirthday)
         for phone in phones {
             card.addLabelled("TEL", phone.type, preferred: phone.preferred, phone.parameters, VCardWriter.escape(phone.value))
         }
@@ -54,28 +46,9 @@ extension Contact {
             card.addLabelled("ADR", address.type, preferred: address.preferred, address.parameters,
                              VCardWriter.structured(parts))
         }
-        for url in details.urls { card.addLabelled("URL", url.type, preferred: false, url.parameters, VCardWriter.escape(url.value)) }
+        card.addLists(of: details, at: .afterAddresses)
         for messenger in messengers { card.add(VCardWriter.impp(messenger)) }
-        for relation in details.relations {
-            let types = relation.type.split(separator: " ").map(String.init)
-            // 3.0 has no RELATED, but an X-ABLabel holds one label: several
-            // types go as RELATED, which 3.0 readers that know it (and this
-            // one) read.
-            if version == .v4 || types.count > 1, !types.isEmpty, types.allSatisfy(VCardWriter.relatedTypes.contains) {
-                let isURI = relation.name.range(of: #"^[A-Za-z][A-Za-z0-9+.-]*:\S"#, options: .regularExpression) != nil
-                card.add("RELATED;TYPE=\(types.joined(separator: ","))\(isURI ? "" : ";VALUE=text"):\(VCardWriter.escape(relation.name))")
-            } else if relation.type == WellKnownLabel.other.rawValue {
-                // An unlabelled name gets no label it did not have.
-                card.add("X-ABRELATEDNAMES:\(VCardWriter.escape(relation.name))")
-            } else {
-                card.addItem("X-ABRELATEDNAMES:\(VCardWriter.escape(relation.name))", label: relation.type)
-            }
-        }
-        for profile in details.socialProfiles {
-            var line = "X-SOCIALPROFILE;TYPE=\(VCardWriter.parameterValue(profile.service))"
-            if !profile.handle.isEmpty { line += ";X-USER=\(VCardWriter.parameterValue(profile.handle))" }
-            card.add(line + ":" + VCardWriter.escape(profile.url))
-        }
+        card.addLists(of: details, at: .afterMessengers)
         if categories, !groups.isEmpty { card.add(VCardCategories.line(groups)) }
         if let age { card.add("X-CONTACTSDB-AGE:\(age)") }
         if isFavorite { card.add("X-CONTACTSDB-FAVORITE:TRUE") }

@@ -41,8 +41,9 @@ public struct ContactDetails: Hashable, Sendable {
 
     public init() {}
 
-    /// Whether any list below is non-empty: the reader skips their tables
-    /// for contacts that hold none.
+    /// Whether any list of ``CardList`` is non-empty: the reader skips
+    /// their tables for contacts that hold none, and the writer, the
+    /// validator and the formats skip the lists.
     var hasLists: Bool {
         !dates.isEmpty || !urls.isEmpty || !relations.isEmpty || !socialProfiles.isEmpty || !extra.isEmpty
     }

@@ -1,7 +1,9 @@
 /// How many children of each kind, e.g. the most any contact has.
 public struct ChildCounts: Hashable, Sendable {
     public var phones = 0, emails = 0, addresses = 0, messengers = 0
-    public var dates = 0, urls = 0, relations = 0, socialProfiles = 0, extra = 0
+    /// The whole card's lists, by their JSON keys (`dates`, `urls`,
+    /// `relations`, `socialProfiles`, `extra`).
+    public var cardLists: [String: Int] = [:]
 
     public init(phones: Int = 0, emails: Int = 0, addresses: Int = 0, messengers: Int = 0) {
         self.phones = phones
@@ -17,11 +19,9 @@ public struct ChildCounts: Hashable, Sendable {
             emails = max(emails, contact.emails.count)
             addresses = max(addresses, contact.addresses.count)
             messengers = max(messengers, contact.messengers.count)
-            dates = max(dates, contact.dates.count)
-            urls = max(urls, contact.urls.count)
-            relations = max(relations, contact.relations.count)
-            socialProfiles = max(socialProfiles, contact.socialProfiles.count)
-            extra = max(extra, contact.extra.count)
+            for list in CardList.all {
+                cardLists[list.key] = max(cardLists[list.key] ?? 0, list.count(in: contact.details))
+            }
         }
     }
 }

@@ -100,11 +100,7 @@ package enum ContactReader {
         }
         var counts = ChildCounts(phones: try most("phone"), emails: try most("email"),
                                  addresses: try most("address"), messengers: try most("messenger"))
-        counts.dates = try most("contactDate")
-        counts.urls = try most("url")
-        counts.relations = try most("relation")
-        counts.socialProfiles = try most("socialProfile")
-        counts.extra = try most("extraProperty")
+        for list in CardList.all { counts.cardLists[list.key] = try most(list.table) }
         return counts
     }
 
@@ -193,20 +189,10 @@ package enum ContactReader {
         try each(childrenSQL("service, handle, parameters", from: "messenger"), holding: nil) {
             result[$0].messengers.append(Messenger(service: $1.text(1), handle: $1.text(2), parameters: $1.optionalText(3)))
         }
-        try each(childrenSQL("type, value, parameters", from: "contactDate"), holding: .cardLists) {
-            result[$0].dates.append(LabeledValue(type: $1.text(1), value: $1.text(2), parameters: $1.optionalText(3)))
-        }
-        try each(childrenSQL("type, value, parameters", from: "url"), holding: .cardLists) {
-            result[$0].urls.append(LabeledValue(type: $1.text(1), value: $1.text(2), parameters: $1.optionalText(3)))
-        }
-        try each(childrenSQL("type, name", from: "relation"), holding: .cardLists) {
-            result[$0].relations.append(Relation(type: $1.text(1), name: $1.text(2)))
-        }
-        try each(childrenSQL("service, handle, url", from: "socialProfile"), holding: .cardLists) {
-            result[$0].socialProfiles.append(SocialProfile(service: $1.text(1), handle: $1.text(2), url: $1.text(3)))
-        }
-        try each(childrenSQL("line", from: "extraProperty"), holding: .cardLists) {
-            result[$0].extra.append($1.text(1))
+        for list in CardList.all {
+            try each(childrenSQL(list.columns.map(\.name).joined(separator: ", "), from: list.table), holding: .cardLists) {
+                offset, row in list.append(to: &result[offset].details) { row.optionalText(Int32($0) + 1) }
+            }
         }
         if readingPhotos {
             let originals = try PhotoReader.originals(pks: pks, db)

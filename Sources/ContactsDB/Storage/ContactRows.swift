@@ -12,52 +12,42 @@ import Foundation
 /// byte, then an integer's 8 bytes, or a text's or blob's length (4 bytes)
 /// and its bytes.
 struct ContactRows: Sendable {
-    /// The tables whose rows are encoded, in the order of their sections;
-    /// each child row starts with its `position` but for `nameWord`.
-    enum Table: Int, CaseIterable, Sendable {
-        case contact, nameWord, phone, email, address, messenger, date, url, relation, profile, extra
+    /// A table whose rows are encoded: its section's index, its name and
+    /// the columns each row's values are encoded for, in order; each child
+    /// row starts with its `position` but for `nameWord`'s.
+    struct Table: Sendable {
+        let section: Int
+        let name: String
+        let columns: [String]
 
-        var name: String {
-            switch self {
-            case .contact: "contact"
-            case .nameWord: "nameWord"
-            case .phone: "phone"
-            case .email: "email"
-            case .address: "address"
-            case .messenger: "messenger"
-            case .date: "contactDate"
-            case .url: "url"
-            case .relation: "relation"
-            case .profile: "socialProfile"
-            case .extra: "extraProperty"
-            }
+        static let contact = Table(section: 0, name: "contact", columns: [
+            "firstName", "lastName", "company", "age", "displayName", "sortName", "sectionKey", "sortIndex", "sortKey",
+            "firstNameKey", "lastNameKey", "companyKey", "companyFolded", "attributes", "nameWords", "kind",
+            "formattedName",
+        ] + ContactDetailColumns.text.map(\.key) + ["searchWords"])
+        static let nameWord = Table(section: 1, name: "nameWord", columns: ["word"])
+        static let phone = Table(section: 2, name: "phone", columns: [
+            "position", "type", "value", "normalized", "preferred", "parameters", "display",
+        ])
+        static let email = Table(section: 3, name: "email", columns: [
+            "position", "type", "value", "valueFolded", "preferred", "parameters",
+        ])
+        static let address = Table(section: 4, name: "address", columns: [
+            "position", "type", "street1", "street2", "city", "state", "zipcode", "country", "cityFolded",
+            "countryFolded", "poBox", "preferred", "parameters",
+        ])
+        static let messenger = Table(section: 5, name: "messenger", columns: ["position", "service", "handle", "parameters"])
+        /// The whole card's lists (``CardList``), in its order.
+        static let cardLists = CardList.all.enumerated().map { offset, list in
+            Table(section: 6 + offset, name: list.table, columns: ["position"] + list.columns.map(\.name))
         }
 
-        /// The columns each row's values are encoded for, in order.
-        var columns: [String] {
-            switch self {
-            case .contact:
-                ["firstName", "lastName", "company", "age", "displayName", "sortName", "sectionKey", "sortIndex", "sortKey",
-                 "firstNameKey", "lastNameKey", "companyKey", "companyFolded", "attributes", "nameWords", "kind",
-                 "formattedName"] + ContactDetailColumns.text.map(\.key) + ["searchWords"]
-            case .nameWord: ["word"]
-            case .phone: ["position", "type", "value", "normalized", "preferred", "parameters", "display"]
-            case .email: ["position", "type", "value", "valueFolded", "preferred", "parameters"]
-            case .address:
-                ["position", "type", "street1", "street2", "city", "state", "zipcode", "country", "cityFolded",
-                 "countryFolded", "poBox", "preferred", "parameters"]
-            case .messenger: ["position", "service", "handle", "parameters"]
-            case .date, .url: ["position", "type", "value", "parameters"]
-            case .relation: ["position", "type", "name"]
-            case .profile: ["position", "service", "handle", "url"]
-            case .extra: ["position", "line"]
-            }
-        }
-
+        static let cardListCount = cardLists.count
+        static let all = [contact, nameWord, phone, email, address, messenger] + cardLists
         /// The child tables, written after the contact's row with its key.
-        static let children = allCases.filter { $0 != .contact }
-        /// Each table's column count, by its raw value.
-        fileprivate static let columnCounts = allCases.map(\.columns.count)
+        static let children = Array(all.dropFirst())
+        /// Each table's column count, by its section.
+        fileprivate static let columnCounts = all.map(\.columns.count)
     }
 
     /// The sections' starts (4 bytes each), then the sections.
@@ -109,24 +99,20 @@ struct ContactRows: Sendable {
         for (position, messenger) in draft.messengers.enumerated() {
             sink.int(position); sink.text(messenger.service); sink.text(messenger.handle); sink.text(messenger.parameters)
         }
-        sink.beginSection(rows: details.dates.count)
-        for (position, date) in details.dates.enumerated() {
-            sink.int(position); sink.text(date.type); sink.text(date.value); sink.text(date.parameters)
+        // Their texts are gathered only for a contact that holds any; the
+        // others' empty sections are written without a look at the lists.
+        guard details.hasLists else {
+            for _ in 0..<Table.cardListCount { sink.beginSection(rows: 0) }
+            return
         }
-        sink.beginSection(rows: details.urls.count)
-        for (position, url) in details.urls.enumerated() {
-            sink.int(position); sink.text(url.type); sink.text(url.value); sink.text(url.parameters)
+        for list in CardList.all {
+            let rows = list.rows(of: details)
+            sink.beginSection(rows: rows.count)
+            for (position, texts) in rows.enumerated() {
+                sink.int(position)
+                for text in texts { sink.text(text) }
+            }
         }
-        sink.beginSection(rows: details.relations.count)
-        for (position, relation) in details.relations.enumerated() {
-            sink.int(position); sink.text(relation.type); sink.text(relation.name)
-        }
-        sink.beginSection(rows: details.socialProfiles.count)
-        for (position, profile) in details.socialProfiles.enumerated() {
-            sink.int(position); sink.text(profile.service); sink.text(profile.handle); sink.text(profile.url)
-        }
-        sink.beginSection(rows: details.extra.count)
-        for (position, line) in details.extra.enumerated() { sink.int(position); sink.text(line) }
     }
 
     /// Binds the contact's row to `statement` from its first parameter
@@ -134,8 +120,8 @@ struct ContactRows: Sendable {
     /// the values are there.
     func withContactBound(to statement: SQLiteStatement, _ body: (Int32) throws -> Void) rethrows {
         try bytes.withUnsafeBytes { tape in
-            var offset = Int(tape.loadUnaligned(fromByteOffset: Table.contact.rawValue * 4, as: UInt32.self)) + 4
-            try body(Self.bind(tape, at: &offset, count: Table.columnCounts[Table.contact.rawValue], to: statement, from: 1))
+            var offset = Int(tape.loadUnaligned(fromByteOffset: Table.contact.section * 4, as: UInt32.self)) + 4
+            try body(Self.bind(tape, at: &offset, count: Table.columnCounts[Table.contact.section], to: statement, from: 1))
         }
     }
 
@@ -143,10 +129,10 @@ struct ContactRows: Sendable {
     /// of the contact's rows of that table.
     func insert(_ table: Table, pk: Int64, with statement: SQLiteStatement) throws {
         try bytes.withUnsafeBytes { tape in
-            var offset = Int(tape.loadUnaligned(fromByteOffset: table.rawValue * 4, as: UInt32.self))
+            var offset = Int(tape.loadUnaligned(fromByteOffset: table.section * 4, as: UInt32.self))
             let rows = tape.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
             offset += 4
-            let columns = Table.columnCounts[table.rawValue]
+            let columns = Table.columnCounts[table.section]
             for _ in 0..<rows {
                 statement.bind(pk, at: 1)
                 _ = Self.bind(tape, at: &offset, count: columns, to: statement, from: 2)
@@ -170,7 +156,7 @@ struct ContactRows: Sendable {
     }
 
     private struct Sizer: ValueSink {
-        var count = Table.allCases.count * 4
+        var count = Table.all.count * 4
 
         mutating func beginSection(rows: Int) { count += 4 }
         mutating func int(_ value: Int?) { count += value == nil ? 1 : 9 }
@@ -180,7 +166,7 @@ struct ContactRows: Sendable {
 
     private struct Writer: ValueSink {
         let base: UnsafeMutableRawPointer
-        var offset = Table.allCases.count * 4
+        var offset = Table.all.count * 4
         var section = 0
 
         mutating func beginSection(rows: Int) {

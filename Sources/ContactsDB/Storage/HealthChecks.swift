@@ -78,7 +78,7 @@ enum HealthChecks {
             }
             return "\(held) * \(attribute.rawValue)"
         }
-        let lists = ["contactDate", "url", "relation", "socialProfile", "extraProperty"]
+        let lists = CardList.all.map(\.table)
             .map { "EXISTS (SELECT 1 FROM \($0) WHERE contactPk = contact.pk)" }.joined(separator: " OR ")
         let heldLists = "(\(lists)) * \(ContactAttributes.cardLists.rawValue)"
         // And each linked card holds its person's union (Schema/0021).

@@ -17,8 +17,8 @@ package enum ContactValidator {
     package static let maxLongTextBytes = 65_536
     /// Longest extra property line (a photo kept as given fits).
     package static let maxExtraLineBytes = 16 << 20
-    /// Most phones, emails, addresses, messengers or entries of any other
-    /// list one contact may hold.
+    /// Most phones, emails, addresses or messengers one contact may hold;
+    /// each of the card's other lists declares its own (``CardList``).
     package static let maxChildren = 100
 
     /// Whose values a draft holds.
@@ -53,16 +53,7 @@ package enum ContactValidator {
 
         func validated(_ draft: ContactDraft, counting unusual: inout UnusualValues) throws -> ContactDraft {
             var result = draft
-            if let id = draft.id {
-                let tidied = Text.trimmed(id, in: .whitespaces)
-                try require(!tidied.isEmpty, field("id"), "an id cannot be empty; leave it out to get a new one.")
-                try checkText(tidied, field("id"))
-                // An id is written on one line (TSV, reports, a card's UID
-                // written back), so an imported one holds no control
-                // character either.
-                try ContactValidator.checkControlCharacters(tidied, field("id"), allowingNewlines: false)
-                result.id = tidied
-            }
+            result.id = try id(draft.id)
             result.firstName = try name(draft.firstName, field("firstName"))
             result.lastName = try name(draft.lastName, field("lastName"))
             result.company = try name(draft.company, field("company"))
@@ -76,12 +67,57 @@ package enum ContactValidator {
             if let age = draft.age {
                 try require((0...999).contains(age), field("age"), "\(age) is out of range; an age is a whole number from 0 to 999.")
             }
-            for (list, count) in [("phones", draft.phones.count), ("emails", draft.emails.count),
-                                  ("addresses", draft.addresses.count), ("messengers", draft.messengers.count),
-                                  ("dates", draft.dates.count), ("urls", draft.urls.count),
-                                  ("relations", draft.relations.count), ("socialProfiles", draft.socialProfiles.count)] {
-                try require(count <= maxChildren, field(list), "\(count) entries is too many; a contact holds at most \(maxChildren).")
+            try checkCounts(draft)
+            try validateChildren(draft, into: &result, counting: &unusual)
+            try validateDetails(draft.details, into: &result.details)
+            result.photo = try photo(draft.photo)
+            var groupKeys: Set<String> = []
+            // A set of names, kept in name order as the engine returns them.
+            result.groups = try draft.groups.enumerated().compactMap { index, name in
+                let name = try groupName(name, at: field("groups[\(index)]"))
+                return groupKeys.insert(Text.groupKey(name)).inserted ? name : nil
+            }.sorted(by: Collation.precedes)
+            if !isTyped && !hasName {
+                // Only a record that holds nothing is refused; a messenger
+                // without a handle, left out before, was something.
+                var rest = result
+                rest.id = nil
+                try require(rest != ContactDraft() || !draft.messengers.isEmpty, path.isEmpty ? "contact" : path,
+                    "the record holds nothing but an id; give it a name, a phone, an email or any other field.")
+                unusual.unnamedContacts += 1
             }
+            return result
+        }
+
+        private func id(_ id: String?) throws -> String? {
+            guard let id else { return nil }
+            let tidied = Text.trimmed(id, in: .whitespaces)
+            try require(!tidied.isEmpty, field("id"), "an id cannot be empty; leave it out to get a new one.")
+            try checkText(tidied, field("id"))
+            // An id is written on one line (TSV, reports, a card's UID
+            // written back), so an imported one holds no control character
+            // either.
+            try ContactValidator.checkControlCharacters(tidied, field("id"), allowingNewlines: false)
+            return tidied
+        }
+
+        /// No list longer than its limit.
+        private func checkCounts(_ draft: ContactDraft) throws {
+            func check(_ list: String, _ count: Int, limit: Int = maxChildren, noun: String? = nil) throws {
+                try require(count <= limit, field(list),
+                    "\(count) entries is too many; a contact holds at most \(limit)\(noun.map { " " + $0 } ?? "").")
+            }
+            try check("phones", draft.phones.count)
+            try check("emails", draft.emails.count)
+            try check("addresses", draft.addresses.count)
+            try check("messengers", draft.messengers.count)
+            guard draft.details.hasLists else { return }
+            for list in CardList.all {
+                try check(list.key, list.count(in: draft.details), limit: list.limit, noun: list.limitNoun)
+            }
+        }
+
+        private func validateChildren(_ draft: ContactDraft, into result: inout ContactDraft, counting unusual: inout UnusualValues) throws {
             result.phones = try draft.phones.enumerated().map { index, phone in
                 try validated(phone, at: field("phones[\(index)]"), counting: &unusual)
             }
@@ -98,24 +134,6 @@ package enum ContactValidator {
             // cannot be stored; it goes, and is counted.
             unusual.emptyMessengers += result.messengers.count { $0.handle.isEmpty }
             result.messengers.removeAll { $0.handle.isEmpty }
-            try validateDetails(draft.details, into: &result.details)
-            result.photo = try photo(draft.photo)
-            var groupKeys: Set<String> = []
-            // A set of names, kept in name order as the engine returns them.
-            result.groups = try draft.groups.enumerated().compactMap { index, name in
-                let name = try groupName(name, at: field("groups[\(index)]"))
-                return groupKeys.insert(Text.groupKey(name)).inserted ? name : nil
-            }.sorted(by: Collation.precedes)
-            if !isTyped && !hasName {
-                // Only a record that holds nothing is refused; a messenger
-                // without a handle, left out above, was something.
-                var rest = result
-                rest.id = nil
-                try require(rest != ContactDraft() || !draft.messengers.isEmpty, path.isEmpty ? "contact" : path,
-                    "the record holds nothing but an id; give it a name, a phone, an email or any other field.")
-                unusual.unnamedContacts += 1
-            }
-            return result
         }
 
         /// The optional names of the whole card, tidied like the three names.
@@ -140,12 +158,6 @@ package enum ContactValidator {
             if let birthday = details.birthday {
                 result.birthday = try date(birthday, field("birthday"))
             }
-            result.dates = try details.dates.enumerated().map { index, entry in
-                let path = field("dates[\(index)]")
-                return LabeledValue(type: try label(entry.type, default: "anniversary", at: "\(path).type"),
-                                    value: try date(entry.value, "\(path).value"),
-                                    parameters: try parameters(entry.parameters, "\(path).parameters"))
-            }
             if let note = details.note {
                 let tidied = Text.trimmed(note.replacingOccurrences(of: "\r\n", with: "\n"))
                 try require(tidied.utf8.count <= maxLongTextBytes, field("note"),
@@ -153,42 +165,46 @@ package enum ContactValidator {
                 try checkControls(tidied, field("note"), allowingNewlines: true)
                 result.note = tidied.isEmpty ? nil : tidied
             }
-            result.urls = try details.urls.enumerated().map { index, entry in
-                let path = field("urls[\(index)]")
-                let value = Text.trimmed(entry.value)
-                try require(!value.isEmpty, "\(path).value", "a URL cannot be empty.")
-                try checkText(value, "\(path).value")
-                return LabeledValue(type: try label(entry.type, default: "other", at: "\(path).type"), value: value,
-                                    parameters: try parameters(entry.parameters, "\(path).parameters"))
-            }
-            result.relations = try details.relations.enumerated().map { index, entry in
-                let path = field("relations[\(index)]")
-                let name = Text.tidy(entry.name)
-                try require(!name.isEmpty, "\(path).name", "a relation needs the related person's name.")
-                try checkText(name, "\(path).name")
-                return Relation(type: try label(entry.type, default: "other", at: "\(path).type"), name: name)
-            }
-            result.socialProfiles = try details.socialProfiles.enumerated().map { index, entry in
-                let path = field("socialProfiles[\(index)]")
-                let profile = SocialProfile(
-                    service: Text.tidy(entry.service), handle: Text.trimmed(entry.handle), url: Text.trimmed(entry.url))
-                try require(!profile.service.isEmpty, "\(path).service", "a social profile needs its service.")
-                try require(!profile.handle.isEmpty || !profile.url.isEmpty, "\(path).handle",
-                    "a social profile needs a handle or a URL.")
-                for (name, value) in [("service", profile.service), ("handle", profile.handle), ("url", profile.url)] {
-                    try checkText(value, "\(path).\(name)")
+            guard details.hasLists else { return }
+            for list in CardList.all {
+                let rows = try list.rows(of: details).enumerated().map { index, texts in
+                    try validated(texts, of: list, at: field("\(list.key)[\(index)]"))
                 }
-                return profile
+                list.set(rows, in: &result)
             }
-            try require(details.extra.count <= maxChildren * 10, field("extra"),
-                "\(details.extra.count) entries is too many; a contact holds at most \(maxChildren * 10) extra properties.")
-            for (index, line) in details.extra.enumerated() {
-                let path = field("extra[\(index)]")
-                try require(line.utf8.count <= maxExtraLineBytes, path, "the line is longer than 16 MiB.")
-                try require(Self.isContentLine(line, strictName: isTyped), path,
-                    "\(quoted(line)) is not a vCard content line; write NAME:value or NAME;PARAM=x:value.")
-                try checkControls(line, path, allowingNewlines: false)
+        }
+
+        /// An entry of a card's list, each column checked and tidied by its
+        /// rule; the path of a plain text's entry is the entry's own.
+        private func validated(_ texts: [String?], of list: CardList, at path: String) throws -> [String?] {
+            var result = texts
+            for (index, column) in list.columns.enumerated() {
+                let field = list.plainText == nil ? "\(path).\(column.name)" : path
+                let text = texts[index] ?? ""
+                switch column.rule {
+                case .label(let fallback):
+                    result[index] = try label(text, default: fallback, at: field)
+                case .date:
+                    result[index] = try date(text, field)
+                case .parameters:
+                    result[index] = try parameters(texts[index], field)
+                case .tidied(let required), .trimmed(let required):
+                    let tidied = column.rule == .tidied(required: required) ? Text.tidy(text) : Text.trimmed(text)
+                    if let required { try require(!tidied.isEmpty, field, required) }
+                    try checkText(tidied, field)
+                    result[index] = tidied
+                case .contentLine:
+                    try require(text.utf8.count <= maxExtraLineBytes, field, "the line is longer than 16 MiB.")
+                    try require(Self.isContentLine(text, strictName: isTyped), field,
+                        "\(quoted(text)) is not a vCard content line; write NAME:value or NAME;PARAM=x:value.")
+                    try checkControls(text, field, allowingNewlines: false)
+                }
             }
+            if let oneOf = list.needsOneOf {
+                let given = list.columns.indices.contains { oneOf.columns.contains(list.columns[$0].name) && result[$0]?.isEmpty == false }
+                try require(given, "\(path).\(oneOf.columns[0])", oneOf.reason)
+            }
+            return result
         }
 
         /// `YYYY-MM-DD` or `--MM-DD`, a day the calendar has (29 February
@@ -382,133 +398,5 @@ package enum ContactValidator {
                 try require(!text.utf8.contains(0), field(), "contains the character U+0000, which cannot be stored.")
             }
         }
-    }
-
-    /// Longest group name, in characters.
-    package static let maxGroupNameLength = 100
-
-    /// A group name, tidied: non-empty, at most 100 characters.
-    package static func groupName(_ name: String, at field: @autoclosure () -> String) throws -> String {
-        let tidied = Text.tidy(name)
-        try require(!tidied.isEmpty, field(), "a group name cannot be empty.")
-        try require(tidied.count <= maxGroupNameLength, field(),
-            "the name is \(tidied.count) characters long; a group name holds at most \(maxGroupNameLength).")
-        try checkText(tidied, field())
-        return tidied
-    }
-
-    // MARK: - Non public
-
-    /// One "@" between a non-empty local part and a domain of two or more
-    /// non-empty dot-separated labels; no white space anywhere.
-    package static func isEmailAddress(_ value: String) -> Bool {
-        // ASCII white space is refused byte by byte below; other spaces here.
-        if value.utf8.contains(where: { $0 >= 0x80 }), value.unicodeScalars.contains(where: \.properties.isWhitespace) {
-            return false
-        }
-        var atCount = 0, localLength = 0, labelLength = 0, labels = 0
-        for byte in value.utf8 {
-            switch byte {
-            case UInt8(ascii: "@"):
-                atCount += 1
-                guard atCount == 1, localLength > 0 else { return false }
-            case UInt8(ascii: ".") where atCount == 1:
-                guard labelLength > 0 else { return false }
-                labels += 1
-                labelLength = 0
-            case 0x09...0x0D, 0x20:
-                return false
-            default:
-                if atCount == 0 { localLength += 1 } else { labelLength += 1 }
-            }
-        }
-        return atCount == 1 && labels >= 1 && labelLength > 0
-    }
-
-    /// The limits every typed text field shares: its length, and no control
-    /// characters (tabs and newlines are tidied into spaces before this).
-    package static func checkText(_ text: String, _ field: @autoclosure () -> String) throws {
-        // Characters are counted as Unicode scalars: a grapheme cluster may
-        // hold any number of them (a letter and 10,000 accents is one), so
-        // counting clusters would leave the stored size unbounded. A scalar
-        // takes at least one byte, so only long texts need counting.
-        if text.utf8.count > maxTextLength {
-            let count = text.unicodeScalars.count
-            try require(count <= maxTextLength, field(), "the value is \(count) characters long; the limit is \(maxTextLength).")
-        }
-        try checkControlCharacters(text, field(), allowingNewlines: false)
-    }
-
-    /// No control characters (Cc: U+0000–001F and U+007F–009F; in UTF-8, a
-    /// byte below 0x20, 0x7F, or 0xC2 followed by 0x80–0x9F), but newlines
-    /// and tabs where `allowingNewlines`.
-    private static func checkControlCharacters(_ text: String, _ field: @autoclosure () -> String, allowingNewlines: Bool) throws {
-        var previous: UInt8 = 0
-        for byte in text.utf8 {
-            if allowingNewlines && (byte == 0x0A || byte == 0x09) {
-                previous = byte
-                continue
-            }
-            if byte < 0x20 || byte == 0x7F || (previous == 0xC2 && (0x80...0x9F).contains(byte)) {
-                throw ContactsDBError.invalidContact(
-                    field: field(), reason: String(format: "contains the control character U+%04X; remove it.", byte))
-            }
-            previous = byte
-        }
-    }
-
-    package static func require(_ condition: Bool, _ field: @autoclosure () -> String, _ reason: @autoclosure () -> String) throws {
-        if !condition { throw ContactsDBError.invalidContact(field: field(), reason: reason()) }
-    }
-
-    /// A value for a message, shortened so one bad field cannot flood stderr.
-    package static func quoted(_ value: String) -> String {
-        let shown = value.count > 40 ? value.prefix(40) + "…" : Substring(value)
-        return "\"\(shown.unicodeScalars.map { $0.properties.isWhitespace || $0.value >= 0x20 ? String($0) : "\\u{\(String($0.value, radix: 16))}" }.joined())\""
-    }
-}
-
-/// What an import kept that typed input would refuse (SPEC §Validation:
-/// imported data), counted so that the import can say so in one line.
-public struct UnusualValues: Hashable, Sendable {
-    public var phones = 0
-    public var emails = 0
-    /// Messengers of services beyond the five the filters know.
-    public var messengers = 0
-    /// Contacts with no first name, last name or company.
-    public var unnamedContacts = 0
-    /// Photos that cannot be decoded, kept as given without a thumbnail.
-    public var undecodablePhotos = 0
-    /// Messengers without a handle, which reach no one: not stored.
-    public var emptyMessengers = 0
-
-    public init() {}
-
-    public var isEmpty: Bool { self == UnusualValues() }
-
-    /// True when only ``emptyMessengers`` were counted, which were left
-    /// out rather than kept.
-    public var keptNothingUnusual: Bool { var kept = self; kept.emptyMessengers = 0; return kept.isEmpty }
-
-    mutating func add(_ other: UnusualValues) {
-        phones += other.phones
-        emails += other.emails
-        messengers += other.messengers
-        unnamedContacts += other.unnamedContacts
-        undecodablePhotos += other.undecodablePhotos
-        emptyMessengers += other.emptyMessengers
-    }
-
-    /// "4 phone numbers, 1 email address and 2 contacts without a name":
-    /// what was kept (``emptyMessengers`` were not).
-    public var summary: String {
-        let parts = [(phones, "phone number", "phone numbers"), (emails, "email address", "email addresses"),
-                     (messengers, "messenger of another service", "messengers of other services"),
-                     (unnamedContacts, "contact without a first name, last name or company",
-                      "contacts without a first name, last name or company"),
-                     (undecodablePhotos, "undecodable photo (no thumbnail)", "undecodable photos (no thumbnails)")]
-            .filter { $0.0 > 0 }.map { "\($0.0) \($0.0 == 1 ? $0.1 : $0.2)" }
-        guard let last = parts.last else { return "" }
-        return parts.count == 1 ? last : parts.dropLast().joined(separator: ", ") + " and " + last
     }
 }

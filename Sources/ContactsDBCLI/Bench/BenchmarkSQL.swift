@@ -97,13 +97,13 @@ enum BenchmarkSQL {
         "SELECT sectionKey, count - nonHeads FROM sectionCount WHERE count - nonHeads > 0 ORDER BY sortIndex"
     /// Every child of the contacts whose keys are bound as one JSON array,
     /// and their groups' names.
-    static let children = [
+    static let children = ([
         "type, value, normalized, preferred, parameters, display FROM phone", "type, value, preferred, parameters FROM email",
         "type, street1, street2, city, state, zipcode, country, poBox, preferred, parameters FROM address",
-        "service, handle, parameters FROM messenger", "type, value, parameters FROM contactDate",
-        "type, value, parameters FROM url", "type, name FROM relation", "service, handle, url FROM socialProfile",
-        "line FROM extraProperty",
-    ].map { "SELECT contactPk, \($0) WHERE contactPk IN (SELECT value FROM json_each(?)) ORDER BY contactPk, position" } + [
+        "service, handle, parameters FROM messenger",
+    ] + CardList.all.map { "\($0.columns.map(\.name).joined(separator: ", ")) FROM \($0.table)" }).map {
+        "SELECT contactPk, \($0) WHERE contactPk IN (SELECT value FROM json_each(?)) ORDER BY contactPk, position"
+    } + [
         """
         SELECT contactPk, name FROM groupMember JOIN contactGroup ON pk = groupPk
         WHERE contactPk IN (SELECT value FROM json_each(?))
