@@ -101,5 +101,6 @@ public struct ImportPhases: Sendable, Codable, Equatable {
     /// Committing the transaction, its checkpoint included.
     public var commit = 0.0
 
+    /// No time spent yet.
     public init() {}
 }

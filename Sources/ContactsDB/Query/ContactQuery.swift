@@ -11,10 +11,13 @@
 /// let contacts = try store.contacts(matching: query)
 /// ```
 public struct ContactQuery: Hashable, Sendable {
+    /// The filters, all of which a contact must meet.
     public private(set) var filters: [ContactFilter] = []
+    /// The order; the sectioned order unless sorted otherwise.
     public private(set) var sort = ContactSort()
     /// At most this many contacts; nil for every match.
     public private(set) var limit: Int?
+    /// How many matches to skip before the page starts.
     public private(set) var offset = 0
     /// One row per person (SPEC §One person across books: links): a linked
     /// set of contacts is one row, its first card in the default order,
@@ -22,6 +25,7 @@ public struct ContactQuery: Hashable, Sendable {
     /// and the sort are of that first card.
     public private(set) var isUnified = false
 
+    /// Every contact, in the sectioned order.
     public init() {}
 
     /// This query with one row per person, or per contact again.
@@ -114,6 +118,8 @@ public enum ContactFilter: Hashable, Sendable {
 /// A sort key and its direction. The default is the sectioned order:
 /// section index, then sortName, then id.
 public struct ContactSort: Hashable, Sendable {
+    /// What to sort on: `name` is the sectioned order; the others put
+    /// contacts lacking the field last and break ties by sortName, then id.
     public enum Key: String, CaseIterable, Sendable {
         case name
         case firstName = "first-name"
@@ -121,9 +127,13 @@ public struct ContactSort: Hashable, Sendable {
         case company
     }
 
+    /// The field sorted on.
     public var key: Key = .name
+    /// Whether the order runs backwards; `name` descending is the sectioned
+    /// order exactly reversed.
     public var descending = false
 
+    /// A sort by `key`, ascending unless told otherwise.
     public init(key: Key = .name, descending: Bool = false) {
         self.key = key
         self.descending = descending
@@ -132,6 +142,8 @@ public struct ContactSort: Hashable, Sendable {
 
 /// One section of the index: its label and how many contacts it holds.
 public struct SectionCount: Hashable, Sendable, Codable {
+    /// The section's label ("A", "Ж", "#"), as ``Contact/sectionKey`` holds it.
     public var sectionKey: String
+    /// How many contacts the section holds.
     public var count: Int
 }
