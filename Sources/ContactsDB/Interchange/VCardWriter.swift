@@ -14,6 +14,7 @@ extension Contact {
     /// BDAY); age and favorite as X-CONTACTSDB-AGE and -FAVORITE; and the
     /// extra properties as read. Lines end in CRLF and fold at 75 octets.
     ///
+    /// - parameter version: vCard 3.0 or 4.0.
     /// - parameter categories: false leaves the groups out, for an export
     ///   that writes them as group cards.
     public func vCard(version: VCardVersion = .v4, categories: Bool = true) -> String {

@@ -22,7 +22,7 @@ public struct ContactChange: Hashable, Sendable, Codable {
 }
 
 /// Where a reader of changes stands in one database's history: pass it to
-/// ``ContactStore/changes(since:)`` to get what changed after it.
+/// ``ContactStore/changes(since:inBooks:)`` to get what changed after it.
 ///
 /// Tokens are opaque text: keep them whole, compare nothing inside. A token
 /// names its database, so another database's is refused, not misread.
@@ -51,7 +51,8 @@ public struct ChangeToken: Hashable, Sendable, CustomStringConvertible {
 
 /// What changed since a token, and the token to ask with next time.
 public struct ChangeSet: Hashable, Sendable {
-    /// The token to pass to the next ``ContactStore/changes(since:)``.
+    /// The token to pass to the next
+    /// ``ContactStore/changes(since:inBooks:)``.
     public var token: ChangeToken
     /// Each contact that changed, once.
     public var changes: [ContactChange]

@@ -12,7 +12,7 @@ public struct SeedImport: Hashable, Sendable {
     public var importedAt: Date
 }
 
-/// What ``ContactStore/seed(_:source:progress:)`` did.
+/// What ``ContactStore/seed(_:source:intoBook:progress:)`` did.
 public enum SeedOutcome: Hashable, Sendable {
     /// The seed was imported now, as recorded.
     case imported(SeedImport)

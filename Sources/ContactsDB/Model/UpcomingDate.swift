@@ -1,5 +1,6 @@
 /// A birthday or anniversary on the day it next falls (SPEC §Search and
-/// dates): `contactsdb birthdays`, ``ContactStore/upcomingDates(from:within:)``.
+/// dates): `contactsdb birthdays`,
+/// ``ContactStore/upcomingDates(from:within:inBooks:)``.
 public struct UpcomingDate: Hashable, Sendable, Encodable {
     /// Which of the contact's dates it is.
     public enum Kind: String, Hashable, Sendable, Encodable {
@@ -23,8 +24,8 @@ public struct UpcomingDate: Hashable, Sendable, Encodable {
     /// The years reached that day, when the date's year is known.
     public var age: Int?
 
-    /// An upcoming date as ``ContactStore/upcomingDates(from:within:)`` finds
-    /// it.
+    /// An upcoming date as
+    /// ``ContactStore/upcomingDates(from:within:inBooks:)`` finds it.
     public init(id: String, displayName: String, kind: Kind, label: String, date: PartialDate, age: Int?) {
         self.id = id
         self.displayName = displayName
