@@ -98,10 +98,14 @@ public enum ContactFilter: Hashable, Sendable {
     /// compares; a word of three or more digits also matches phone digits
     /// as `phone` does.
     case text(String)
-    /// Case- and accent-insensitive "contains" on one field.
+    /// One of the emails contains the text, ignoring case and accents (as
+    /// the three below compare too).
     case emailContains(String)
+    /// The company contains the text.
     case companyContains(String)
+    /// One of the addresses' cities contains the text.
     case cityContains(String)
+    /// One of the addresses' countries contains the text.
     case countryContains(String)
     /// The contact files under this section label ("A", "Ж", "ㄱ", "#").
     case section(String)
@@ -121,9 +125,13 @@ public struct ContactSort: Hashable, Sendable {
     /// What to sort on: `name` is the sectioned order; the others put
     /// contacts lacking the field last and break ties by sortName, then id.
     public enum Key: String, CaseIterable, Sendable {
+        /// The sectioned order: section index, then sortName, then id.
         case name
+        /// The first name.
         case firstName = "first-name"
+        /// The last name.
         case lastName = "last-name"
+        /// The company.
         case company
     }
 
