@@ -1,4 +1,5 @@
-// Open a store, see the seeded contacts, query, observe, import and sync.
+// Open a store, see the seeded contacts, query, list them by section,
+// observe the list, import and sync.
 import ContactsDB
 import ContactsDBSync
 import Foundation
@@ -29,14 +30,33 @@ let reachable = ContactQuery()
 for contact in try store.contacts(matching: reachable) {
     print(contact.sectionKey, contact.displayName)
 }
-let sections = try store.sections(matching: ContactQuery())
+
+// snippet.sections
+// The index: each non-empty section with its count, in index order. A
+// section's rows are its own query; names only, for a list.
+let everyone = ContactQuery()
+let sections = try store.sections(matching: everyone)
+for section in sections {
+    let rows = try store.contacts(matching: everyone.filter(.section(section.sectionKey)),
+                                  includingChildren: false)
+    print(section.sectionKey, section.count, rows.map(\.displayName))
+}
 
 // snippet.observe
 // Each commit, of this process or another, that changes the result
-// yields it again.
+// yields it again, in the sectioned order: consecutive contacts of one
+// section make that section.
 let watching = Task {
-    for try await contacts in store.observe(ContactQuery().filter(.namePrefix("ada"))) {
-        print("now", contacts.count)
+    for try await contacts in store.observe(everyone) {
+        var sectioned: [(key: String, contacts: [Contact])] = []
+        for contact in contacts {
+            if sectioned.last?.key == contact.sectionKey {
+                sectioned[sectioned.count - 1].contacts.append(contact)
+            } else {
+                sectioned.append((contact.sectionKey, [contact]))
+            }
+        }
+        print("now", sectioned.map { "\($0.key): \($0.contacts.count)" })
     }
 }
 

@@ -77,7 +77,7 @@ extension ContactStore {
     /// read or sent. Two syncs of one database never run at once: the
     /// second waits the busy timeout, then fails with `.syncRunning`.
     ///
-    /// - parameter remote: the remote's (its book's) name.
+    /// - parameter name: the remote's (its book's) name.
     /// - parameter prefer: whose value wins a property both sides changed;
     ///   the other is kept as a `SyncConflict`.
     /// - parameter dryRun: count what would be pulled and pushed, reading

@@ -14,6 +14,8 @@ import Testing
         #expect(result.lines.first == "seeded: 10")
         // Telegram and a phone, by last name, descending: Lovelace among them.
         #expect(result.lines.contains("L Ada Lovelace"))
+        // The section index with each section's rows: Ada is under L.
+        #expect(result.lines.contains { $0.hasPrefix("L ") && $0.contains("\"Ada Lovelace\"") })
         // Sections, then the vCard import of one card.
         #expect(result.lines.last?.hasSuffix(" 1") == true)
     }

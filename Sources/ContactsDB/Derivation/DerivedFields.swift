@@ -191,16 +191,26 @@ package struct DerivedFields: Sendable {
 
 /// What a contact has, as the bit set stored in `contact.attributes`.
 public struct ContactAttributes: OptionSet, Hashable, Sendable {
+    /// The bits as stored.
     public let rawValue: Int
+    /// The set these bits make.
     public init(rawValue: Int) { self.rawValue = rawValue }
 
+    /// Has a phone.
     public static let phone = ContactAttributes(rawValue: 1 << 0)
+    /// Has an email.
     public static let email = ContactAttributes(rawValue: 1 << 1)
+    /// Has an address.
     public static let address = ContactAttributes(rawValue: 1 << 2)
+    /// Has a Telegram handle.
     public static let telegram = ContactAttributes(rawValue: 1 << 3)
+    /// Has a WhatsApp handle.
     public static let whatsapp = ContactAttributes(rawValue: 1 << 4)
+    /// Has a Viber handle.
     public static let viber = ContactAttributes(rawValue: 1 << 5)
+    /// Has a Signal handle.
     public static let signal = ContactAttributes(rawValue: 1 << 6)
+    /// Has a Threema handle.
     public static let threema = ContactAttributes(rawValue: 1 << 7)
 
     /// Holds dates, URLs, relations, social profiles or extra properties.

@@ -5,8 +5,10 @@ import CPhoneNumber
 /// first in which libphonenumber finds it valid gives its country. Each
 /// database has its own (SPEC §Locale rules); `RU,KR` unless set.
 public struct PhoneRegions: Hashable, Sendable, CustomStringConvertible {
+    /// Upper-case region codes (`RU`), each once, in the order tried.
     public let codes: [String]
 
+    /// `RU,KR`, what a database reads numbers in until told otherwise.
     public static let `default` = PhoneRegions(checked: ["RU", "KR"])
 
     /// Region codes separated by commas (`US,GB`), in any case; nil when
@@ -22,6 +24,7 @@ public struct PhoneRegions: Hashable, Sendable, CustomStringConvertible {
         self.codes = codes.filter { seen.insert($0).inserted }
     }
 
+    /// The codes separated by commas, as the initializer reads them.
     public var description: String { codes.joined(separator: ",") }
 }
 
@@ -33,6 +36,7 @@ public struct PhoneNumberDescription: Hashable, Sendable, Encodable {
     public var region: String?
     /// libphonenumber's PhoneNumberType name (`MOBILE`, `FIXED_LINE`, …).
     public var type: String
+    /// Whether libphonenumber counts the number valid for its region.
     public var valid: Bool
 }
 

@@ -29,7 +29,9 @@ public struct PhotoImage: Hashable, Sendable {
     public var mediaType: String
     /// The size as the photo shows, upright after its EXIF orientation.
     public var width: Int
+    /// The height as the photo shows, upright.
     public var height: Int
+    /// The square thumbnail made from it.
     public var thumbnail: Thumbnail
 
     /// A square crop around the photo's centre, upright, at most
@@ -38,9 +40,11 @@ public struct PhotoImage: Hashable, Sendable {
     /// WebP when any pixel shows through, so that a transparent logo stays
     /// transparent on any background.
     public struct Thumbnail: Hashable, Sendable {
+        /// The encoded image.
         public var data: Data
         /// `image/jpeg` or `image/webp`.
         public var mediaType: String
+        /// Its width and height in pixels.
         public var side: Int
     }
 

@@ -7,6 +7,7 @@ public enum ImportInput: Sendable {
     /// A file; `source` names it in errors when its own name would not
     /// (stdin copied to a temporary file).
     case file(path: String, source: String? = nil)
+    /// Bytes in memory; `source` names them in errors.
     case data(Data, source: String)
 
     /// The name errors give the input: a file's last path component.
@@ -101,5 +102,6 @@ public struct ImportPhases: Sendable, Codable, Equatable {
     /// Committing the transaction, its checkpoint included.
     public var commit = 0.0
 
+    /// No time spent yet.
     public init() {}
 }

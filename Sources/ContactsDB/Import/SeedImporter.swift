@@ -6,7 +6,9 @@ public typealias ImportProgress = (_ bytesRead: Int, _ totalBytes: Int) -> Void
 
 /// The default seed compiled into this build.
 public enum BundledSeed {
+    /// The source recorded for it in `seedImport`.
     public static let source = "bundled"
+    /// The seed's JSON; an empty list where the build has none.
     public static let data: Data = EmbeddedResources.seeds
         .first { $0.name.hasSuffix(".json") }
         .map { Data($0.text.utf8) } ?? Data("[]".utf8)

@@ -7,6 +7,7 @@ import Foundation
 /// ids get one name, also on a file system that folds case (`Anna` and
 /// `anna`); the card's UID inside holds the id as stored.
 public enum CardFileName {
+    /// The file name, `.vcf` included, for the contact with this id.
     public static func of(_ id: String) -> String {
         let scalars = Array(id.unicodeScalars)
         // A plain id never ends as a digest does, so none can take another's name.

@@ -2,7 +2,9 @@ import Foundation
 
 /// The vCard versions `export` writes.
 public enum VCardVersion: String, CaseIterable, Sendable {
+    /// vCard 3.0 (RFC 2426), with Apple's forms where it has none.
     case v3 = "3.0"
+    /// vCard 4.0 (RFC 6350).
     case v4 = "4.0"
 }
 
@@ -14,6 +16,7 @@ extension Contact {
     /// BDAY); age and favorite as X-CONTACTSDB-AGE and -FAVORITE; and the
     /// extra properties as read. Lines end in CRLF and fold at 75 octets.
     ///
+    /// - parameter version: vCard 3.0 or 4.0.
     /// - parameter categories: false leaves the groups out, for an export
     ///   that writes them as group cards.
     public func vCard(version: VCardVersion = .v4, categories: Bool = true) -> String {

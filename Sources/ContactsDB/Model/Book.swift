@@ -11,6 +11,7 @@ public struct Book: Hashable, Sendable {
     /// Whether new contacts go here unless told otherwise.
     public var isDefault: Bool
 
+    /// A book as the store lists it.
     public init(name: String, contactCount: Int, remoteURL: String?, isDefault: Bool) {
         (self.name, self.contactCount, self.remoteURL, self.isDefault) = (name, contactCount, remoteURL, isDefault)
     }

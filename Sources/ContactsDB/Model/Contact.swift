@@ -11,13 +11,21 @@ import Foundation
 public struct Contact: Identifiable, Hashable, Sendable {
     /// Unique in the database.
     public var id: String
+    /// The given name.
     public var firstName: String?
+    /// The family name.
     public var lastName: String?
+    /// The organization; the display and sort name when both names are empty.
     public var company: String?
+    /// A whole number 0…999, where known.
     public var age: Int?
+    /// Phone numbers in the card's order.
     public var phones: [Phone]
+    /// Email addresses in the card's order.
     public var emails: [Email]
+    /// Postal addresses in the card's order.
     public var addresses: [Address]
+    /// Messenger handles in the card's order.
     public var messengers: [Messenger]
     /// Whether the contact is among the favorites (see
     /// ``ContactStore/favorites()`` for their order).
@@ -28,11 +36,21 @@ public struct Contact: Identifiable, Hashable, Sendable {
     /// fields (`contact.birthday`).
     public var details: ContactDetails
 
+    /// "First Last", family name first without a space for Hangul, Han and
+    /// kana names, the company when both names are empty.
     public var displayName: String
+    /// What the default order sorts on: last name, then first name, else the
+    /// company.
     public var sortName: String
+    /// The section-index label the contact files under ("A", "Ж", "ㄱ"), "#"
+    /// for anything not a letter of a known alphabet.
     public var sectionKey: String
+    /// The position of the contact's section in the index, so the sectioned
+    /// list reads in index order with "#" last.
     public var sortIndex: Int
+    /// When the contact was first written.
     public var createdAt: Date
+    /// When the contact was last written.
     public var updatedAt: Date
     /// The database's change counter at the contact's last change; pass it
     /// back as `ifRevision` to refuse overwriting a change not yet seen.
@@ -58,6 +76,7 @@ public struct Contact: Identifiable, Hashable, Sendable {
         return draft
     }
 
+    /// Reads and writes a field of ``details`` as the contact's own.
     public subscript<T>(dynamicMember keyPath: WritableKeyPath<ContactDetails, T>) -> T {
         get { details[keyPath: keyPath] }
         // In place: a get and a set would copy the value on every change,
@@ -76,13 +95,22 @@ public struct ContactDraft: Hashable, Sendable {
     /// a card is taken in under another id, and written back as the card's
     /// UID; nil means the id is the UID.
     public var uid: String?
+    /// The given name.
     public var firstName: String?
+    /// The family name.
     public var lastName: String?
+    /// The organization; typed input needs it or one of the names to be
+    /// non-empty.
     public var company: String?
+    /// A whole number 0…999, where known.
     public var age: Int?
+    /// Phone numbers; an update replaces the list whole.
     public var phones: [Phone]
+    /// Email addresses; an update replaces the list whole.
     public var emails: [Email]
+    /// Postal addresses; an update replaces the list whole.
     public var addresses: [Address]
+    /// Messenger handles; an update replaces the list whole.
     public var messengers: [Messenger]
     /// A new favorite goes to the end of the favorites; one that stays a
     /// favorite keeps its place.
@@ -93,6 +121,7 @@ public struct ContactDraft: Hashable, Sendable {
     /// fields (`draft.birthday = "1990-04-12"`).
     public var details: ContactDetails
 
+    /// A draft with the fields given; the rest are empty.
     public init(
         id: String? = nil, firstName: String? = nil, lastName: String? = nil,
         company: String? = nil, age: Int? = nil, phones: [Phone] = [], emails: [Email] = [],
@@ -113,6 +142,7 @@ public struct ContactDraft: Hashable, Sendable {
         self.details = details
     }
 
+    /// Reads and writes a field of ``details`` as the draft's own.
     public subscript<T>(dynamicMember keyPath: WritableKeyPath<ContactDetails, T>) -> T {
         get { details[keyPath: keyPath] }
         // In place: a get and a set would copy the value on every change,

@@ -5,8 +5,10 @@ public struct ContactPhoto: Hashable, Sendable {
     /// `image/jpeg`, `image/png`, … as found by content where it can be,
     /// else as the card declared it.
     public var mediaType: String
+    /// The image bytes, unchanged.
     public var data: Data
 
+    /// A photo from its bytes and their media type.
     public init(mediaType: String, data: Data) {
         self.mediaType = mediaType
         self.data = data

@@ -1,5 +1,6 @@
 /// Contacts that are probably one person, and why (SPEC §Duplicates).
 public struct DuplicateSet: Hashable, Sendable {
+    /// How sure the engine is that the contacts are one person.
     public enum Confidence: String, Sendable {
         /// They share a phone, an email or a messenger handle, and their
         /// names do not differ.
@@ -29,6 +30,7 @@ public struct DuplicateSet: Hashable, Sendable {
     /// `link` when its contacts are all in different books, else `merge`.
     public var action: Action
 
+    /// A set as the duplicate finder reports it.
     public init(ids: [String], confidence: Confidence, reasons: [String], action: Action = .merge) {
         self.ids = ids
         self.confidence = confidence

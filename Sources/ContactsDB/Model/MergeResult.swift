@@ -7,6 +7,7 @@ public struct MergeResult: Sendable {
         public var id: String
         /// The field, by its JSON name.
         public var field: String
+        /// The value as the merged contact held it.
         public var value: String
     }
 
@@ -16,5 +17,6 @@ public struct MergeResult: Sendable {
     public var contact: Contact
     /// The contacts merged into it, in the order given.
     public var merged: [String]
+    /// Values the survivor did not take, kept in the merge record.
     public var keptApart: [KeptApart]
 }

@@ -1,8 +1,11 @@
 /// A calendar date whose year may be unknown: `YYYY-MM-DD` or `--MM-DD`,
 /// as birthdays and anniversaries are kept (SPEC §The whole card).
 public struct PartialDate: Hashable, Sendable {
+    /// The year, nil when unknown.
     public var year: Int?
+    /// The month, 1…12.
     public var month: Int
+    /// The day of the month, 1…31.
     public var day: Int
 
     /// Reads `YYYY-MM-DD` or `--MM-DD`; nil for anything else, or a day the
@@ -34,6 +37,7 @@ public struct PartialDate: Hashable, Sendable {
         self.day = day
     }
 
+    /// A date from its parts, unchecked.
     public init(year: Int?, month: Int, day: Int) {
         self.year = year
         self.month = month

@@ -10,6 +10,7 @@ public struct Person: Hashable, Sendable {
     /// all its cards (each once).
     public var contact: Contact
 
+    /// A row from its cards' ids and the contact that stands for them.
     public init(ids: [String], contact: Contact) {
         self.ids = ids
         self.contact = contact

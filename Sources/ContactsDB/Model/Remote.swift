@@ -7,6 +7,8 @@ public struct Remote: Hashable, Sendable {
     public var name: String
     /// The address book collection, as discovery found it.
     public var url: String
+    /// The user to sign in as; nil takes `~/.netrc`'s login, or an empty
+    /// name with the other password sources.
     public var username: String?
     /// Where the password comes from; the password itself is never stored.
     public var password: PasswordSource
@@ -16,6 +18,7 @@ public struct Remote: Hashable, Sendable {
     /// When its last sync ended, if one did.
     public var lastSyncedAt: Date?
 
+    /// A remote to add; discovery fills in the address book's URL.
     public init(name: String, url: String, username: String? = nil, password: PasswordSource = .netrc,
                 groups: GroupConvention? = nil) {
         self.name = name

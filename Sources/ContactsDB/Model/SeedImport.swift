@@ -6,12 +6,15 @@ public struct SeedImport: Hashable, Sendable {
     public var checksum: String
     /// Where it came from: `bundled` or the file name given.
     public var source: String
+    /// How many contacts the seed held.
     public var contactCount: Int
+    /// When it was imported.
     public var importedAt: Date
 }
 
-/// What ``ContactStore/seed(_:source:progress:)`` did.
+/// What ``ContactStore/seed(_:source:intoBook:progress:)`` did.
 public enum SeedOutcome: Hashable, Sendable {
+    /// The seed was imported now, as recorded.
     case imported(SeedImport)
     /// This seed (same checksum) was imported before; nothing was written.
     case alreadyImported(SeedImport)

@@ -1,10 +1,12 @@
 /// How many children of each kind, e.g. the most any contact has.
 public struct ChildCounts: Hashable, Sendable {
+    /// Phones, emails, addresses and messengers.
     public var phones = 0, emails = 0, addresses = 0, messengers = 0
     /// The whole card's lists, by their JSON keys (`dates`, `urls`,
     /// `relations`, `socialProfiles`, `extra`).
     public var cardLists: [String: Int] = [:]
 
+    /// Counts of the four main lists; the card's lists start empty.
     public init(phones: Int = 0, emails: Int = 0, addresses: Int = 0, messengers: Int = 0) {
         self.phones = phones
         self.emails = emails
@@ -28,9 +30,11 @@ public struct ChildCounts: Hashable, Sendable {
 
 /// A group and how many contacts it holds.
 public struct ContactGroup: Hashable, Sendable, Codable {
+    /// The group's name, unique in its address book.
     public var name: String
     /// The UID its group card has, or was given here.
     public var uid: String
+    /// How many contacts are in it.
     public var memberCount: Int
     /// The name of the address book it is in.
     public var book: String
@@ -38,6 +42,7 @@ public struct ContactGroup: Hashable, Sendable, Codable {
 
 /// One email address of a contact, as a mail client completes it.
 public struct EmailAddress: Hashable, Sendable {
+    /// The address as stored.
     public var address: String
     /// The contact's display name.
     public var name: String

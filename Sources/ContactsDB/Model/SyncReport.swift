@@ -3,7 +3,9 @@ import Foundation
 /// What a sync did: cards pulled into the database, cards pushed to the
 /// server, and conflicts it recorded.
 public struct SyncReport: Hashable, Sendable {
+    /// Cards taken in from the server: new, changed and deleted here.
     public var pulled = SyncCounts()
+    /// Cards sent to the server: new, changed and deleted there.
     public var pushed = SyncCounts()
     /// Conflicts this sync recorded (``ContactStore/conflicts()``).
     public var conflicts = 0
@@ -18,6 +20,7 @@ public struct SyncReport: Hashable, Sendable {
     /// groups follow from now on.
     public var groupsFollowed: GroupConventionChange?
 
+    /// An empty report, counted up as the sync goes.
     public init() {}
 }
 
@@ -29,6 +32,7 @@ public struct GroupConventionChange: Hashable, Sendable {
     /// What the address book holds, now the remote's.
     public var found: GroupConvention
 
+    /// A change from the convention named to the one found.
     public init(named: GroupConvention, found: GroupConvention) {
         (self.named, self.found) = (named, found)
     }
@@ -39,13 +43,17 @@ public struct GroupConventionChange: Hashable, Sendable {
 public struct OutsideHrefs: Hashable, Sendable {
     /// The address book's path they lie outside.
     public var collection = ""
+    /// How many hrefs lay outside, however many are named.
     public private(set) var count = 0
+    /// The first ``shown`` of them, in the order met.
     public private(set) var first: [String] = []
     /// How many are named.
     public static let shown = 3
 
+    /// None yet, in an address book not yet named.
     public init() {}
 
+    /// Counts an href outside, keeping it among the first ``shown``.
     public mutating func append(_ href: String) {
         count += 1
         if first.count < Self.shown { first.append(href) }

@@ -4,6 +4,7 @@ import Foundation
 /// the form stored in the database and written to JSON. Fixed-format
 /// parsing keeps decoding a page of contacts cheap.
 public enum Timestamp {
+    /// Writes `date` as `YYYY-MM-DDTHH:MM:SS.sssZ`, milliseconds rounded down.
     public static func string(from date: Date) -> String {
         let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
         let days = Int64((Double(milliseconds) / 86_400_000).rounded(.down))

@@ -1,6 +1,8 @@
 /// A birthday or anniversary on the day it next falls (SPEC §Search and
-/// dates): `contactsdb birthdays`, ``ContactStore/upcomingDates(from:within:)``.
+/// dates): `contactsdb birthdays`,
+/// ``ContactStore/upcomingDates(from:within:inBooks:)``.
 public struct UpcomingDate: Hashable, Sendable, Encodable {
+    /// Which of the contact's dates it is.
     public enum Kind: String, Hashable, Sendable, Encodable {
         /// The contact's `birthday`.
         case birthday
@@ -9,8 +11,11 @@ public struct UpcomingDate: Hashable, Sendable, Encodable {
         case anniversary
     }
 
+    /// The contact's id.
     public var id: String
+    /// The contact's display name.
     public var displayName: String
+    /// A birthday or an anniversary.
     public var kind: Kind
     /// `birthday`, or the date's label (`anniversary`, `name day`, …).
     public var label: String
@@ -19,6 +24,8 @@ public struct UpcomingDate: Hashable, Sendable, Encodable {
     /// The years reached that day, when the date's year is known.
     public var age: Int?
 
+    /// An upcoming date as
+    /// ``ContactStore/upcomingDates(from:within:inBooks:)`` finds it.
     public init(id: String, displayName: String, kind: Kind, label: String, date: PartialDate, age: Int?) {
         self.id = id
         self.displayName = displayName

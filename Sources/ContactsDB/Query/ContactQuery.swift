@@ -11,10 +11,13 @@
 /// let contacts = try store.contacts(matching: query)
 /// ```
 public struct ContactQuery: Hashable, Sendable {
+    /// The filters, all of which a contact must meet.
     public private(set) var filters: [ContactFilter] = []
+    /// The order; the sectioned order unless sorted otherwise.
     public private(set) var sort = ContactSort()
     /// At most this many contacts; nil for every match.
     public private(set) var limit: Int?
+    /// How many matches to skip before the page starts.
     public private(set) var offset = 0
     /// One row per person (SPEC §One person across books: links): a linked
     /// set of contacts is one row, its first card in the default order,
@@ -22,6 +25,7 @@ public struct ContactQuery: Hashable, Sendable {
     /// and the sort are of that first card.
     public private(set) var isUnified = false
 
+    /// Every contact, in the sectioned order.
     public init() {}
 
     /// This query with one row per person, or per contact again.
@@ -94,10 +98,14 @@ public enum ContactFilter: Hashable, Sendable {
     /// compares; a word of three or more digits also matches phone digits
     /// as `phone` does.
     case text(String)
-    /// Case- and accent-insensitive "contains" on one field.
+    /// One of the emails contains the text, ignoring case and accents (as
+    /// the three below compare too).
     case emailContains(String)
+    /// The company contains the text.
     case companyContains(String)
+    /// One of the addresses' cities contains the text.
     case cityContains(String)
+    /// One of the addresses' countries contains the text.
     case countryContains(String)
     /// The contact files under this section label ("A", "Ж", "ㄱ", "#").
     case section(String)
@@ -114,16 +122,26 @@ public enum ContactFilter: Hashable, Sendable {
 /// A sort key and its direction. The default is the sectioned order:
 /// section index, then sortName, then id.
 public struct ContactSort: Hashable, Sendable {
+    /// What to sort on: `name` is the sectioned order; the others put
+    /// contacts lacking the field last and break ties by sortName, then id.
     public enum Key: String, CaseIterable, Sendable {
+        /// The sectioned order: section index, then sortName, then id.
         case name
+        /// The first name.
         case firstName = "first-name"
+        /// The last name.
         case lastName = "last-name"
+        /// The company.
         case company
     }
 
+    /// The field sorted on.
     public var key: Key = .name
+    /// Whether the order runs backwards; `name` descending is the sectioned
+    /// order exactly reversed.
     public var descending = false
 
+    /// A sort by `key`, ascending unless told otherwise.
     public init(key: Key = .name, descending: Bool = false) {
         self.key = key
         self.descending = descending
@@ -132,6 +150,8 @@ public struct ContactSort: Hashable, Sendable {
 
 /// One section of the index: its label and how many contacts it holds.
 public struct SectionCount: Hashable, Sendable, Codable {
+    /// The section's label ("A", "Ж", "#"), as ``Contact/sectionKey`` holds it.
     public var sectionKey: String
+    /// How many contacts the section holds.
     public var count: Int
 }

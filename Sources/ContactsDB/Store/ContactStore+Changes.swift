@@ -21,6 +21,8 @@ extension ContactStore {
     ///   token this database did not issue, and
     ///   ``ContactsDBError/expiredChangeToken(token:)`` for one older than
     ///   the history ``compactChanges(before:)`` kept.
+    /// - parameter token: where the last call left off; nil lists every
+    ///   contact as added.
     /// - parameter books: only the changes of these books' contacts; nil
     ///   for all. A contact moved out of a book is not listed as deleted
     ///   from it.
@@ -44,8 +46,8 @@ extension ContactStore {
         }
     }
 
-    /// The token that stands for now: what ``changes(since:)`` would return
-    /// as its next token.
+    /// The token that stands for now: what ``changes(since:inBooks:)``
+    /// would return as its next token.
     public func changeToken() throws -> ChangeToken {
         try read { db in ChangeToken(databaseIdentity: try ChangeLog.identity(db), revision: try ChangeLog.revision(db)) }
     }

@@ -9,6 +9,8 @@ extension ContactStore {
     /// is known carries the age reached, and is left out of the years
     /// before its own. A span longer than a year lists a date once a year.
     ///
+    /// - parameter start: the first day, with its year.
+    /// - parameter days: how many days after `start` to look.
     /// - parameter books: only the contacts of these books; nil for all.
     /// - precondition: `start` has a year and `days` is not negative.
     public func upcomingDates(from start: PartialDate, within days: Int, inBooks books: [String]? = nil) throws -> [UpcomingDate] {

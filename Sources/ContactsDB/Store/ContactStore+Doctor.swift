@@ -3,7 +3,9 @@ import GRDB
 
 /// One finding of ``ContactStore/diagnose()``.
 public struct Diagnosis: Hashable, Sendable {
+    /// The check's name (`integrity`, `foreign keys`, …).
     public var check: String
+    /// Whether the check passed.
     public var isHealthy: Bool
     /// What was found; for a problem, what is wrong and the fix.
     public var detail: String

@@ -28,6 +28,7 @@ extension ContactStore {
     /// other's); the others are deleted. A merge record keeps every
     /// contact as it was, for ``unmerge(_:)``.
     ///
+    /// - parameter ids: the contacts to merge, at least two with `into`.
     /// - parameter into: the survivor; the first id when nil.
     /// - parameter dryRun: true works out the survivor and writes nothing.
     /// - throws: ``ContactsDBError/tooFewToMerge(ids:)``,

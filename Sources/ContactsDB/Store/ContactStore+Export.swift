@@ -5,8 +5,10 @@ extension ContactStore {
     /// read 500 at a time so that memory stays bounded however many there
     /// are; an error `body` throws stops the reading.
     ///
+    /// - parameter query: the filters and sort; its page is ignored.
     /// - parameter only: when given, only the contacts of these ids (and
     ///   matching `query`).
+    /// - parameter body: called with each contact, with all its children.
     /// - throws: `.contactsNotFound` naming the ids of `only` that no
     ///   contact has, before anything is read.
     public func forEachContact(
@@ -39,10 +41,13 @@ extension ContactStore {
     /// link or special file at a card's name is refused before any card is
     /// written.
     ///
+    /// - parameter directory: where the cards go; created if missing.
+    /// - parameter version: vCard 3.0 or 4.0.
     /// - parameter groups: how the groups are written: as each member's
     ///   CATEGORIES, or as group cards of their own (named by their uid).
-    /// - parameter query, only: the contacts written, as
+    /// - parameter query: the contacts written, as
     ///   ``forEachContact(matching:only:_:)`` chooses them.
+    /// - parameter only: when given, only the contacts of these ids.
     /// - throws: `.unwritableFile` naming the directory or the card.
     public func exportCards(
         to directory: String, version: VCardVersion, groups: GroupConvention = .categories,
@@ -59,6 +64,7 @@ extension ContactStore {
     /// Every group as a group card in `version`'s form (SPEC §Groups as
     /// address books hold them), to follow the contacts in an export.
     ///
+    /// - parameter version: vCard 3.0 or 4.0.
     /// - parameter books: only the groups of these books; nil for all.
     public func groupCards(version: VCardVersion, inBooks books: [String]? = nil) throws -> [String] {
         try allGroupCards(inBooks: books).map { $0.vCard(version: version) }

@@ -29,6 +29,8 @@ extension ContactStore {
 
     /// Renames a group; a change of case alone is allowed.
     ///
+    /// - parameter name: the group's name now, in any case.
+    /// - parameter newName: its new name, checked as a new group's is.
     /// - parameter book: the group's book, needed when several books have
     ///   a group of that name.
     public func renameGroup(_ name: String, to newName: String, inBook book: String? = nil) throws {

@@ -70,8 +70,12 @@ extension ContactStore {
     /// Imports a seed once per database: a second call with the same bytes
     /// reports the first import and writes nothing.
     ///
+    /// - parameter data: the seed's JSON, in the export format.
+    /// - parameter source: where it came from, as ``SeedImport/source``
+    ///   records it.
     /// - parameter book: the address book it goes into; nil for the
     ///   default book.
+    /// - parameter progress: called with the bytes read and the total.
     public func seed(_ data: Data, source: String, intoBook book: String? = nil, progress: ImportProgress? = nil) throws
         -> SeedOutcome
     {
@@ -90,7 +94,7 @@ extension ContactStore {
     }
 
     /// Records that this database declines the bundled seed: no open will
-    /// import it, though ``seed(_:source:progress:)`` still can.
+    /// import it, though ``seed(_:source:intoBook:progress:)`` still can.
     public func declineBundledSeed() throws {
         try write { db in
             try Settings.set(Settings.bundledSeedDeclinedKey, to: Timestamp.string(from: Date()), db)

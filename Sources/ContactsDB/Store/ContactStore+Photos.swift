@@ -6,6 +6,7 @@ extension ContactStore {
 
     /// A contact with its photo's thumbnail, for a list that shows them.
     public struct ContactWithThumbnail: Hashable, Sendable {
+        /// The contact as a list query reads it.
         public var contact: Contact
         /// Nil when the contact has no photo, or one that could not be
         /// decoded (`contact.hasPhoto` tells the two apart).

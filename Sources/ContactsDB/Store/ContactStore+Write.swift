@@ -18,6 +18,7 @@ extension ContactStore {
     /// Adds every draft, or none of them: one transaction for all.
     /// Errors name the failing draft by its position (`contacts[3].age`).
     ///
+    /// - parameter drafts: the contacts to add, in order.
     /// - parameter book: the address book they go into; nil for the
     ///   default book. An id is unique in the database, whatever the book.
     @discardableResult

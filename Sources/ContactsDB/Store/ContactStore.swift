@@ -25,6 +25,7 @@ public final class ContactStore: Sendable {
         /// up to as many help SQLite sort the indexes a large import builds.
         public var workers = ImportPipeline.defaultWorkers
 
+        /// The defaults: bundled migrations, seeding on first open, a 5 s wait.
         public init() {}
     }
 
@@ -42,7 +43,9 @@ public final class ContactStore: Sendable {
         public var reindexedContacts: Int?
     }
 
+    /// The database file's path, as opened.
     public let path: String
+    /// What opening did: migrations, backup, seed, reindex.
     public let openReport: OpenReport
     /// How long a write, or a sync, waits for another process.
     package let busyTimeout: TimeInterval

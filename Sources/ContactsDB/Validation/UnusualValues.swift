@@ -1,7 +1,9 @@
 /// What an import kept that typed input would refuse (SPEC §Validation:
 /// imported data), counted so that the import can say so in one line.
 public struct UnusualValues: Hashable, Sendable {
+    /// Phones typed input would refuse (short codes, extensions, …).
     public var phones = 0
+    /// Emails typed input would refuse (a dotless domain, …).
     public var emails = 0
     /// Messengers of services beyond the five the filters know.
     public var messengers = 0
@@ -12,8 +14,10 @@ public struct UnusualValues: Hashable, Sendable {
     /// Messengers without a handle, which reach no one: not stored.
     public var emptyMessengers = 0
 
+    /// Nothing counted yet.
     public init() {}
 
+    /// Whether nothing was counted.
     public var isEmpty: Bool { self == UnusualValues() }
 
     /// True when only ``emptyMessengers`` were counted, which were left
