@@ -1,45 +1,6 @@
 import Foundation
 import CPhoneNumber
 
-/// The regions a number written without "+" is read in, in order: the
-/// first in which libphonenumber finds it valid gives its country. Each
-/// database has its own (SPEC §Locale rules); `RU,KR` unless set.
-public struct PhoneRegions: Hashable, Sendable, CustomStringConvertible {
-    /// Upper-case region codes (`RU`), each once, in the order tried.
-    public let codes: [String]
-
-    /// `RU,KR`, what a database reads numbers in until told otherwise.
-    public static let `default` = PhoneRegions(checked: ["RU", "KR"])
-
-    /// Region codes separated by commas (`US,GB`), in any case; nil when
-    /// one is not a region libphonenumber knows, or none is given.
-    public init?(_ text: String) {
-        let codes = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).uppercased() }
-        guard !codes.isEmpty, codes.allSatisfy({ !$0.isEmpty && cpn_is_supported_region($0) == 1 }) else { return nil }
-        self.init(checked: codes)
-    }
-
-    private init(checked codes: [String]) {
-        var seen: Set<String> = []
-        self.codes = codes.filter { seen.insert($0).inserted }
-    }
-
-    /// The codes separated by commas, as the initializer reads them.
-    public var description: String { codes.joined(separator: ",") }
-}
-
-/// What libphonenumber makes of a number, as `contactsdb phone` shows it.
-public struct PhoneNumberDescription: Hashable, Sendable, Encodable {
-    /// libphonenumber's E164, NATIONAL and INTERNATIONAL formats.
-    public var e164, national, international: String
-    /// The region the number belongs to (`RU`), if libphonenumber knows it.
-    public var region: String?
-    /// libphonenumber's PhoneNumberType name (`MOBILE`, `FIXED_LINE`, …).
-    public var type: String
-    /// Whether libphonenumber counts the number valid for its region.
-    public var valid: Bool
-}
-
 /// A phone number read as SPEC §Locale rules says, by libphonenumber: its
 /// digits, its E.164 form where its country is known, and the form an
 /// address book displays.
@@ -200,36 +161,6 @@ package struct PhoneNumber: Sendable {
     /// for those fields only (an Array's bytes are its header).
     private static func text<T>(ofCField field: T) -> String {
         withUnsafeBytes(of: field) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-    }
-}
-
-/// libphonenumber's as-you-type formatter, for an add form's phone field:
-/// typing 0, 1, 0, 7 in Korea shows `010-7`, and deleting the 7 shows
-/// `010` again.
-public final class AsYouTypeFormatter: @unchecked Sendable {
-    private let formatter: UnsafeMutableRawPointer?
-    private let lock = NSLock()
-
-    /// - parameter region: a region code (`KR`); libphonenumber formats
-    ///   a number of an unknown region as typed.
-    public init(region: String) {
-        formatter = cpn_formatter_new(region.uppercased())
-    }
-
-    deinit { cpn_formatter_free(formatter) }
-
-    /// What the field shows when it holds `typed`, however it got there
-    /// (typed, deleted or pasted): the formatter is fed it afresh.
-    public func format(_ typed: String) -> String {
-        lock.lock()
-        defer { lock.unlock() }
-        guard let formatter else { return typed }
-        cpn_formatter_clear(formatter)
-        var shown = [CChar](repeating: 0, count: 256)
-        for scalar in typed.unicodeScalars {
-            cpn_formatter_input(formatter, scalar.value, &shown, Int32(shown.count))
-        }
-        return typed.isEmpty ? "" : String(decoding: shown.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
 

@@ -11,11 +11,3 @@ public struct SeedImport: Hashable, Sendable {
     /// When it was imported.
     public var importedAt: Date
 }
-
-/// What ``ContactStore/seed(_:source:intoBook:progress:)`` did.
-public enum SeedOutcome: Hashable, Sendable {
-    /// The seed was imported now, as recorded.
-    case imported(SeedImport)
-    /// This seed (same checksum) was imported before; nothing was written.
-    case alreadyImported(SeedImport)
-}

@@ -23,39 +23,3 @@ public struct SyncReport: Hashable, Sendable {
     /// An empty report, counted up as the sync goes.
     public init() {}
 }
-
-/// A remote's groups following what its address book holds rather than
-/// what it was told.
-public struct GroupConventionChange: Hashable, Sendable {
-    /// What `remote add --groups` named.
-    public var named: GroupConvention
-    /// What the address book holds, now the remote's.
-    public var found: GroupConvention
-
-    /// A change from the convention named to the one found.
-    public init(named: GroupConvention, found: GroupConvention) {
-        (self.named, self.found) = (named, found)
-    }
-}
-
-/// Hrefs outside the address book: how many, and the first few by which
-/// a person can tell what the server does.
-public struct OutsideHrefs: Hashable, Sendable {
-    /// The address book's path they lie outside.
-    public var collection = ""
-    /// How many hrefs lay outside, however many are named.
-    public private(set) var count = 0
-    /// The first ``shown`` of them, in the order met.
-    public private(set) var first: [String] = []
-    /// How many are named.
-    public static let shown = 3
-
-    /// None yet, in an address book not yet named.
-    public init() {}
-
-    /// Counts an href outside, keeping it among the first ``shown``.
-    public mutating func append(_ href: String) {
-        count += 1
-        if first.count < Self.shown { first.append(href) }
-    }
-}

@@ -27,25 +27,3 @@ public struct ChildCounts: Hashable, Sendable {
         }
     }
 }
-
-/// A group and how many contacts it holds.
-public struct ContactGroup: Hashable, Sendable, Codable {
-    /// The group's name, unique in its address book.
-    public var name: String
-    /// The UID its group card has, or was given here.
-    public var uid: String
-    /// How many contacts are in it.
-    public var memberCount: Int
-    /// The name of the address book it is in.
-    public var book: String
-}
-
-/// One email address of a contact, as a mail client completes it.
-public struct EmailAddress: Hashable, Sendable {
-    /// The address as stored.
-    public var address: String
-    /// The contact's display name.
-    public var name: String
-    /// The address's type (`home`, `work`, or the card's own label).
-    public var label: String
-}
