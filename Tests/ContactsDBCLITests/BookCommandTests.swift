@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import Testing
 @testable import ContactsDBCLI
+import ContactsDBBench
 
 /// `book`, `move` and `--book` (SPEC §Several address books in one
 /// database), each command a process of its own against one database file.

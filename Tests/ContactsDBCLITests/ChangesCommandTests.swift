@@ -2,6 +2,7 @@ import ContactsDBTestSupport
 import Foundation
 import Testing
 @testable import ContactsDBCLI
+import ContactsDBBench
 
 /// `changes`, `compact`, `--if-revision` and `watch`, each across real
 /// processes: the writers, the readers and the watcher are separate runs

@@ -1,4 +1,5 @@
 @testable import ContactsDBCLI
+import ContactsDBBench
 import ContactsDBTestSupport
 import Foundation
 import Testing

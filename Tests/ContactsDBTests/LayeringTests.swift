@@ -52,12 +52,24 @@ import Testing
         var offenders: [String] = []
         // Besides Storage, only the benchmark's raw twin of the engine's
         // queries, which is SQL written by hand on purpose.
-        for file in try Self.files() where file.folder != "Storage" && !file.path.hasPrefix("ContactsDBCLI/Bench/BenchmarkSQL") {
+        for file in try Self.files() where file.folder != "Storage" && !file.path.hasPrefix("ContactsDBBench/BenchmarkSQL") {
             for (number, line) in file.code.enumerated() where line.contains(Self.sqlPattern) {
                 offenders.append("\(file.path):\(number + 1): \(line.trimmingCharacters(in: .whitespaces))")
             }
         }
         #expect(offenders.isEmpty, "SQL outside Sources/ContactsDB/Storage:\n\(offenders.joined(separator: "\n"))")
+    }
+
+    /// The raw C and C++ APIs the benchmark's twins are written on are
+    /// reached by ContactsDBBench alone among the command's targets; the
+    /// commands go through the library.
+    @Test func onlyTheBenchmarkReachesTheRawAPIs() throws {
+        let raw = try Regex(#"^import (GRDBSQLite|CPhoneNumber|CICU)\b"#)
+        let offenders = try Self.files()
+            .filter { $0.path.hasPrefix("ContactsDBCLI/") || $0.path.hasPrefix("contactsdb/") }
+            .filter { $0.code.contains { $0.contains(raw) } }
+            .map(\.path)
+        #expect(offenders.isEmpty, "raw C APIs imported by the command's targets: \(offenders)")
     }
 
     /// The core links no network stack: only ContactsDBSync (and the

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ContactsDB
+import ContactsDBBench
 import ContactsDBSynthetic
 import Foundation
 
@@ -193,31 +194,6 @@ extension ImportPhases {
         sum.searchIndex += rhs.searchIndex
         sum.commit += rhs.commit
         return sum
-    }
-}
-
-/// Monotonic time and the process's peak memory.
-enum Stopwatch {
-    static func now() -> UInt64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
-    }
-
-    static func time(_ body: () throws -> Void) rethrows -> UInt64 {
-        let start = now()
-        try body()
-        return now() - start
-    }
-
-    static func seconds(_ body: () throws -> Void) rethrows -> Double {
-        Double(try time(body)) / 1e9
-    }
-
-    static func peakMemoryBytes() -> Int {
-        var usage = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        return usage.ru_maxrss * 1024  // kilobytes on Linux
     }
 }
 

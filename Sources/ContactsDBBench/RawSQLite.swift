@@ -3,10 +3,10 @@ import GRDBSQLite
 
 /// The SQLite C API with nothing in between, for `bench`'s comparison:
 /// prepared once, bound, stepped, columns read into Swift values.
-final class RawSQLite {
+package final class RawSQLite {
     private var handle: OpaquePointer?
 
-    init(path: String, writable: Bool = false) throws {
+    package init(path: String, writable: Bool = false) throws {
         let flags = writable ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY
         guard sqlite3_open_v2(path, &handle, flags, nil) == SQLITE_OK else {
             throw RawError(message: handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open \(path)")
@@ -15,20 +15,20 @@ final class RawSQLite {
 
     deinit { sqlite3_close_v2(handle) }
 
-    static var version: String { String(cString: sqlite3_libversion()) }
+    package static var version: String { String(cString: sqlite3_libversion()) }
 
     /// Runs `sql`, one statement or several.
-    func execute(_ sql: String) throws {
+    package func execute(_ sql: String) throws {
         guard sqlite3_exec(handle, sql, nil, nil, nil) == SQLITE_OK else {
             throw RawError(message: String(cString: sqlite3_errmsg(handle)) + " in " + sql)
         }
     }
 
-    func columnCount(of table: String) throws -> Int {
+    package func columnCount(of table: String) throws -> Int {
         try prepare(BenchmarkSQL.columnCount).firstInt([table])
     }
 
-    func prepare(_ sql: String) throws -> Statement {
+    package func prepare(_ sql: String) throws -> Statement {
         var statement: OpaquePointer?
         guard sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil) == SQLITE_OK,
               let statement
@@ -37,16 +37,16 @@ final class RawSQLite {
     }
 
     /// A value bound in place (SQLITE_STATIC): its bytes are not copied.
-    enum Value {
+    package enum Value {
         case null, int(Int64), double(Double), text(UnsafeRawBufferPointer), blob(UnsafeRawBufferPointer)
     }
 
-    struct RawError: Error, CustomStringConvertible {
+    package struct RawError: Error, CustomStringConvertible {
         var message: String
-        var description: String { message }
+        package var description: String { message }
     }
 
-    final class Statement {
+    package final class Statement {
         private let statement: OpaquePointer
         private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 

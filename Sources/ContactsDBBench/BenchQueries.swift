@@ -6,34 +6,34 @@ import Foundation
 /// The standard queries of `bench`: each once through the library's public
 /// API (results decoded into the library's values) and once as hand-written
 /// SQL on the raw C API, reading the same columns into Swift values.
-struct BenchQuery {
-    var name: String
-    var title: String
+package struct BenchQuery {
+    package var name: String
+    package var title: String
     /// Runs the query through the library; returns how many rows it got.
-    var engine: () throws -> Int
+    package var engine: () throws -> Int
     /// Runs the same work on the raw C API; returns how many rows it got.
-    var raw: () -> Int
+    package var raw: () -> Int
 }
 
-enum BenchQueries {
+package enum BenchQueries {
 
     /// A Russian number of the data set written another way, and 4 digits
     /// from its middle.
-    struct PhoneProbes {
+    package struct PhoneProbes {
         var otherFormat = "8 (900) 0000000"
         var middleDigits = "0000"
     }
 
     /// A reference number of the data set's notes, which a handful of
     /// contacts (or one) hold: the first note's.
-    static func rareWord(contacts: Int, seed: UInt64) -> String {
+    package static func rareWord(contacts: Int, seed: UInt64) -> String {
         for draft in SyntheticContacts(count: contacts, seed: seed) {
             if let word = draft.note?.split(separator: " ").last(where: { $0.hasPrefix("ref") }) { return String(word) }
         }
         return "ref12345"
     }
 
-    static func phoneProbes(contacts: Int, seed: UInt64) -> PhoneProbes {
+    package static func phoneProbes(contacts: Int, seed: UInt64) -> PhoneProbes {
         for draft in SyntheticContacts(count: contacts, seed: seed) {
             for phone in draft.phones where phone.value.hasPrefix("+7 ") {
                 let national = phone.value.filter(\.isNumber).dropFirst()
@@ -46,20 +46,20 @@ enum BenchQueries {
     }
 
     /// A word of the synthetic notes, in a third of them.
-    static let commonWord = "call"
+    package static let commonWord = "call"
 
     /// Initial consonants (ㄱ…: 김, 강, 권; ㅁ: 민준), which find a few
     /// Hangul names, and the folded key they are stored as: the conjoining
     /// jamo that stand for the compatibility ones (NFKD).
-    static let initialConsonants = "ㄱㅁ"
-    static let initialConsonantsKey = initialConsonants.decomposedStringWithCompatibilityMapping
+    package static let initialConsonants = "ㄱㅁ"
+    package static let initialConsonantsKey = initialConsonants.decomposedStringWithCompatibilityMapping
     /// A Latin word that finds Cyrillic names (Иванов, Иванова) by their
     /// transliteration.
-    static let transliterated = "ivanov"
+    package static let transliterated = "ivanov"
 
     /// - parameter unified: whether to add the unified variants of Q1, Q3,
     ///   Q4 and Q8 (U1, U3, U4, U8), for a database with links.
-    static func make(store: ContactStore, raw: RawSQLite, phone: PhoneProbes, rareWord: String, unified: Bool = false) throws -> [BenchQuery] {
+    package static func make(store: ContactStore, raw: RawSQLite, phone: PhoneProbes, rareWord: String, unified: Bool = false) throws -> [BenchQuery] {
         let page = ContactQuery().page(limit: 50)
         let q2 = ContactQuery().filter(.has([.phone, .email])).sorted(by: .lastName).page(limit: 50)
         let q3Filter = ContactQuery().filter(.has([.telegram, .whatsapp, .phone, .email]))
@@ -124,8 +124,8 @@ enum BenchQueries {
 }
 
 /// Hand-written SQL for each query, on the raw C API, prepared once.
-struct RawQueries {
-    let raw: RawSQLite
+package struct RawQueries {
+    package let raw: RawSQLite
     private let pageStatement, phoneAndEmailStatement, fourAttributesStatement, countStatement: RawSQLite.Statement
     private let nameStatement, rareNameStatement, phoneStatement, sectionsStatement, bookPageStatement: RawSQLite.Statement
     /// For one number, and for two.
@@ -146,7 +146,7 @@ struct RawQueries {
         return body()
     }
 
-    init(raw: RawSQLite) throws {
+    package init(raw: RawSQLite) throws {
         self.raw = raw
         pageStatement = try raw.prepare(BenchmarkSQL.page)
         phoneAndEmailStatement = try raw.prepare(BenchmarkSQL.phoneAndEmailByLastName)
@@ -182,12 +182,12 @@ struct RawQueries {
         return pks
     }
 
-    func page() -> Int { readContacts(pageStatement).count }
-    func bookPage(_ name: String) -> Int { readContacts(bookPageStatement, [name.lowercased()]).count }
-    func phoneAndEmail() -> Int { readContacts(phoneAndEmailStatement).count }
-    func fourAttributes() -> Int { readContacts(fourAttributesStatement).count }
+    package func page() -> Int { readContacts(pageStatement).count }
+    package func bookPage(_ name: String) -> Int { readContacts(bookPageStatement, [name.lowercased()]).count }
+    package func phoneAndEmail() -> Int { readContacts(phoneAndEmailStatement).count }
+    package func fourAttributes() -> Int { readContacts(fourAttributesStatement).count }
 
-    func fourAttributeCount() -> Int { countStatement.firstInt() }
+    package func fourAttributeCount() -> Int { countStatement.firstInt() }
 
     /// An app cannot know whether a prefix or a word is rare: like the
     /// engine, it counts its matches up to where reading the order and
@@ -205,7 +205,7 @@ struct RawQueries {
     }
 
     /// `key`: the prefix as the index holds it (folded).
-    func namePrefix(_ key: String) -> Int { reading { namePrefixRead(key) } }
+    package func namePrefix(_ key: String) -> Int { reading { namePrefixRead(key) } }
 
     /// A common prefix's page, read from the order; a rare one's, sorted
     /// from its matches.
@@ -217,9 +217,9 @@ struct RawQueries {
         return readContacts(nameStatement, [" " + prefix]).count
     }
 
-    func commonText(_ word: String) -> Int { readContacts(commonTextStatement, [" " + word]).count }
+    package func commonText(_ word: String) -> Int { readContacts(commonTextStatement, [" " + word]).count }
 
-    func rareText(_ word: String) -> Int { reading { rareTextRead(word) } }
+    package func rareText(_ word: String) -> Int { reading { rareTextRead(word) } }
 
     /// A rare word's page, sorted from its matches; a common one's read
     /// from the order.
@@ -235,13 +235,13 @@ struct RawQueries {
     /// A piece of a number (under 10 digits, as the bench's is), read as
     /// the engine reads a phone filter (``digits(typed:)``), then found by
     /// the trigrams of its digits.
-    func phone(typed: String) -> Int {
+    package func phone(typed: String) -> Int {
         reading { readContacts(phoneStatement, [digits(typed: typed).map { "\"" + $0 + "\"" }.joined(separator: " OR ")]).count }
     }
 
     /// A whole number as typed (10 digits or more, as the bench's is), read
     /// as ``digits(typed:)`` says, found by its 7-digit windows at offsets 0–3.
-    func wholePhone(typed: String) -> Int { reading { wholePhone(numbers: digits(typed: typed)) } }
+    package func wholePhone(typed: String) -> Int { reading { wholePhone(numbers: digits(typed: typed)) } }
 
     /// What the engine looks for when a phone filter is typed: the digits
     /// typed, and the E.164 ones when libphonenumber reads the text as a
@@ -269,7 +269,7 @@ struct RawQueries {
         return readContacts(wholePhoneStatements[numbers.count - 1], values).count
     }
 
-    func sections() -> Int { readSections(sectionsStatement) }
+    package func sections() -> Int { readSections(sectionsStatement) }
 
     private func readSections(_ statement: RawSQLite.Statement) -> Int {
         var count = 0
@@ -280,15 +280,15 @@ struct RawQueries {
         return count
     }
 
-    func unifiedPage() -> Int { readContacts(unifiedStatements[0]).count }
-    func unifiedFourAttributes() -> Int { readContacts(unifiedStatements[1]).count }
-    func unifiedFourAttributeCount() -> Int { unifiedStatements[2].firstInt() }
-    func unifiedSections() -> Int { readSections(unifiedStatements[3]) }
+    package func unifiedPage() -> Int { readContacts(unifiedStatements[0]).count }
+    package func unifiedFourAttributes() -> Int { readContacts(unifiedStatements[1]).count }
+    package func unifiedFourAttributeCount() -> Int { unifiedStatements[2].firstInt() }
+    package func unifiedSections() -> Int { readSections(unifiedStatements[3]) }
 
     /// The page's keys as one JSON array, for `json_each(?)`.
     private func keys(_ pks: [Int]) -> String { "[" + pks.map(String.init).joined(separator: ",") + "]" }
 
-    func pageWithThumbnails() -> Int { reading(pageWithThumbnailsRead) }
+    package func pageWithThumbnails() -> Int { reading(pageWithThumbnailsRead) }
 
     /// The page, then the thumbnails of those whose attributes (column 13)
     /// say they have a photo, none asked for when none has.
@@ -306,7 +306,7 @@ struct RawQueries {
         return ids.count
     }
 
-    func pageWithChildren() -> Int { reading(pageWithChildrenRead) }
+    package func pageWithChildren() -> Int { reading(pageWithChildrenRead) }
 
     private func pageWithChildrenRead() -> Int {
         let ids = readContacts(pageStatement)

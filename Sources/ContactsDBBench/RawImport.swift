@@ -20,22 +20,22 @@ import GRDBSQLite
 /// database's default regions in order until one finds it valid, or as
 /// written when it has `+`, with its displayed form (all but the plain
 /// Russian ones, which the engine reads without libphonenumber).
-struct RawImport {
+package struct RawImport {
     /// Seconds of each phase, and of both sides run at once.
-    struct Times: Encodable {
+    package struct Times: Encodable {
         /// Inserting the rows.
-        var rows = 0.0
+        package var rows = 0.0
         /// Indexes, triggers, phone windows and counts.
-        var indexBuild = 0.0
+        package var indexBuild = 0.0
         /// The phone digits' and the text's full-text indexes.
-        var searchIndex = 0.0
-        var commit = 0.0
+        package var searchIndex = 0.0
+        package var commit = 0.0
         /// The libphonenumber calls alone, on this thread.
-        var phones = 0.0
+        package var phones = 0.0
         /// The SQLite load with the phones read on a second thread beside it.
-        var together = 0.0
+        package var together = 0.0
 
-        var sqlite: Double { rows + indexBuild + searchIndex + commit }
+        package var sqlite: Double { rows + indexBuild + searchIndex + commit }
     }
 
     private var schema: [(type: String, name: String, sql: String)] = []
@@ -44,7 +44,7 @@ struct RawImport {
     private var regions: [String] = []
 
     /// Reads the schema, the rows and the numbers of the database at `path`.
-    init(copying path: String, regions: PhoneRegions) throws {
+    package init(copying path: String, regions: PhoneRegions) throws {
         let source = try RawSQLite(path: path)
         self.regions = regions.codes
         var virtual: [String] = []
@@ -66,7 +66,7 @@ struct RawImport {
     }
 
     /// Runs the twin into a new database at `path`.
-    func run(into path: String) throws -> Times {
+    package func run(into path: String) throws -> Times {
         var times = try load(into: path + "-apart")
         times.phones = Stopwatch.seconds { readPhones() }
         let phonesDone = DispatchSemaphore(value: 0)
@@ -136,7 +136,7 @@ struct RawImport {
 private struct RowTape {
     private var bytes: [UInt8] = []
 
-    mutating func append(_ row: RawSQLite.Statement, columns: Int) {
+    package mutating func append(_ row: RawSQLite.Statement, columns: Int) {
         for column in 0..<Int32(columns) {
             let type = row.type(column)
             bytes.append(UInt8(type))
@@ -153,7 +153,7 @@ private struct RowTape {
     }
 
     /// Hands each row to `body` as the values to bind, pointing into the tape.
-    func forEachRow(columns: Int, _ body: ([RawSQLite.Value]) -> Void) {
+    package func forEachRow(columns: Int, _ body: ([RawSQLite.Value]) -> Void) {
         bytes.withUnsafeBytes { tape in
             var offset = 0
             var values = [RawSQLite.Value](repeating: .null, count: columns)

@@ -3,11 +3,11 @@ import Foundation
 /// A child process whose output is read line by line as it comes, each
 /// line with the monotonic time it arrived: how `bench` times `watch`, and
 /// how tests follow it.
-final class ProcessLines: @unchecked Sendable {
-    struct Line {
-        var text: String
+package final class ProcessLines: @unchecked Sendable {
+    package struct Line {
+        package var text: String
         /// ``Stopwatch/now()`` when the line's end was read.
-        var arrived: UInt64
+        package var arrived: UInt64
     }
 
     private let process = Process()
@@ -16,7 +16,7 @@ final class ProcessLines: @unchecked Sendable {
     private var partial = Data()
 
     /// Starts `executable`; its standard error is dropped.
-    init(_ executable: URL, arguments: [String]) throws {
+    package init(_ executable: URL, arguments: [String]) throws {
         process.executableURL = executable
         process.arguments = arguments
         let output = Pipe()
@@ -28,10 +28,10 @@ final class ProcessLines: @unchecked Sendable {
         try process.run()
     }
 
-    var processIdentifier: Int32 { process.processIdentifier }
+    package var processIdentifier: Int32 { process.processIdentifier }
 
     /// The next line, or nil when none came within `seconds`.
-    func next(within seconds: TimeInterval) -> Line? {
+    package func next(within seconds: TimeInterval) -> Line? {
         let deadline = Date(timeIntervalSinceNow: seconds)
         condition.lock()
         defer { condition.unlock() }
@@ -45,7 +45,7 @@ final class ProcessLines: @unchecked Sendable {
     /// seconds, kills it), and returns its exit status (-1 when a signal
     /// ended it).
     @discardableResult
-    func stop(with signal: Int32 = SIGINT) -> Int32 {
+    package func stop(with signal: Int32 = SIGINT) -> Int32 {
         if process.isRunning { kill(process.processIdentifier, signal) }
         let deadline = Date(timeIntervalSinceNow: 5)
         while process.isRunning, Date() < deadline { usleep(10_000) }

@@ -1,4 +1,5 @@
 import ContactsDB
+import ContactsDBBench
 import Foundation
 
 /// What `bench` measured, as a table or JSON.
@@ -10,16 +11,9 @@ struct BenchReport {
         var engine: [UInt64]
         var raw: [UInt64]
 
-        var engineMedian: Double { Self.percentile(engine, 0.5) }
-        var rawMedian: Double { Self.percentile(raw, 0.5) }
+        var engineMedian: Double { Stopwatch.percentile(engine, 0.5) }
+        var rawMedian: Double { Stopwatch.percentile(raw, 0.5) }
         var ratio: Double { engineMedian / max(rawMedian, 1) }
-
-        static func percentile(_ times: [UInt64], _ fraction: Double) -> Double {
-            let sorted = times.sorted()
-            let position = fraction * Double(sorted.count - 1)
-            let low = Int(position.rounded(.down)), high = Int(position.rounded(.up))
-            return (Double(sorted[low]) + Double(sorted[high])) / 2
-        }
     }
 
     var contacts: Int
@@ -50,7 +44,7 @@ struct BenchReport {
             [
                 "\(result.query.name) \(result.query.title)", String(result.rows),
                 Self.duration(result.engineMedian),
-                Self.duration(Result.percentile(result.engine, 0.1)) + " – " + Self.duration(Result.percentile(result.engine, 0.9)),
+                Self.duration(Stopwatch.percentile(result.engine, 0.1)) + " – " + Self.duration(Stopwatch.percentile(result.engine, 0.9)),
                 Self.duration(result.rawMedian), String(format: "%.2f×", result.ratio),
             ]
         }
@@ -120,8 +114,8 @@ struct BenchReport {
             queries = report.results.map { result in
                 Query(query: result.query.name, title: result.query.title, rows: result.rows,
                       engineMedianMicroseconds: micro(result.engineMedian),
-                      engineP10Microseconds: micro(Result.percentile(result.engine, 0.1)),
-                      engineP90Microseconds: micro(Result.percentile(result.engine, 0.9)),
+                      engineP10Microseconds: micro(Stopwatch.percentile(result.engine, 0.1)),
+                      engineP90Microseconds: micro(Stopwatch.percentile(result.engine, 0.9)),
                       rawMedianMicroseconds: micro(result.rawMedian), ratio: rounded(result.ratio, places: 3))
             }
         }

@@ -4,26 +4,26 @@ import Foundation
 /// `bench --duplicates`: finding duplicates among distinct people with
 /// planted sets, checked against what was planted, and the time of a
 /// merge, an unmerge and a merge of every certain set.
-struct DuplicatesBench: Encodable {
-    var contacts: Int
-    var plantedSets: Int
+package struct DuplicatesBench: Encodable {
+    package var contacts: Int
+    package var plantedSets: Int
     /// Planted sets found whole, with the confidence planted.
-    var plantedFound: Int
+    package var plantedFound: Int
     /// Sets found that were not planted, or planted sets found in part.
-    var otherSets: Int
-    var findRuns: Int
-    var findMedianSeconds: Double
-    var findMaxSeconds: Double
-    var mergeMedianMilliseconds: Double
-    var unmergeMedianMilliseconds: Double
-    var mergeAllCertainSeconds: Double
-    var mergedAllCertain: Int
+    package var otherSets: Int
+    package var findRuns: Int
+    package var findMedianSeconds: Double
+    package var findMaxSeconds: Double
+    package var mergeMedianMilliseconds: Double
+    package var unmergeMedianMilliseconds: Double
+    package var mergeAllCertainSeconds: Double
+    package var mergedAllCertain: Int
 
-    static let findRuns = 5
+    package static let findRuns = 5
     /// Pairs merged and taken back one by one.
-    static let pairs = 20
+    package static let pairs = 20
 
-    static func measure(store: ContactStore, contacts: Int, planted: [DuplicateSet]) throws -> DuplicatesBench {
+    package static func measure(store: ContactStore, contacts: Int, planted: [DuplicateSet]) throws -> DuplicatesBench {
         var times: [UInt64] = [], found: [DuplicateSet] = []
         for _ in 0..<findRuns { times.append(try Stopwatch.time { found = try store.duplicates() }) }
         let expected = Dictionary(uniqueKeysWithValues: planted.map { (Set($0.ids), $0.confidence) })
@@ -42,14 +42,14 @@ struct DuplicatesBench: Encodable {
         return DuplicatesBench(
             contacts: contacts, plantedSets: planted.count, plantedFound: plantedFound,
             otherSets: found.count - plantedFound, findRuns: findRuns,
-            findMedianSeconds: BenchReport.Result.percentile(times, 0.5) / 1e9,
+            findMedianSeconds: Stopwatch.percentile(times, 0.5) / 1e9,
             findMaxSeconds: Double(times.max() ?? 0) / 1e9,
-            mergeMedianMilliseconds: BenchReport.Result.percentile(merges.map(\.time), 0.5) / 1e6,
-            unmergeMedianMilliseconds: BenchReport.Result.percentile(unmerges, 0.5) / 1e6,
+            mergeMedianMilliseconds: Stopwatch.percentile(merges.map(\.time), 0.5) / 1e6,
+            unmergeMedianMilliseconds: Stopwatch.percentile(unmerges, 0.5) / 1e6,
             mergeAllCertainSeconds: Double(allTime) / 1e9, mergedAllCertain: all.count)
     }
 
-    var table: String {
+    package var table: String {
         String(format: """
             duplicates among %d contacts: %d of %d planted sets found, %d other sets; \
             median of %d runs %.3f s (max %.3f s)

@@ -4,15 +4,15 @@ import Foundation
 /// How long `contactsdb watch`, in another process, takes to print the new
 /// result after a write in this one: from the start of each write to the
 /// line that shows it.
-struct WatchLatency: Encodable {
-    var commits: Int
-    var medianMilliseconds: Double
-    var p99Milliseconds: Double
+package struct WatchLatency: Encodable {
+    package var commits: Int
+    package var medianMilliseconds: Double
+    package var p99Milliseconds: Double
 
     /// The page `watch` follows; each write changes one of its contacts.
-    static let page = 50
+    package static let page = 50
 
-    static func measure(store: ContactStore, commits: Int) throws -> WatchLatency {
+    package static func measure(store: ContactStore, commits: Int) throws -> WatchLatency {
         let watcher = try ProcessLines(
             Bundle.main.executableURL ?? URL(fileURLWithPath: "/proc/self/exe"),
             arguments: ["watch", "--db", store.path, "--limit", String(page), "--format", "ndjson"])
@@ -31,19 +31,19 @@ struct WatchLatency: Encodable {
         }
         return WatchLatency(
             commits: commits,
-            medianMilliseconds: BenchReport.Result.percentile(latencies, 0.5) / 1e6,
-            p99Milliseconds: BenchReport.Result.percentile(latencies, 0.99) / 1e6)
+            medianMilliseconds: Stopwatch.percentile(latencies, 0.5) / 1e6,
+            p99Milliseconds: Stopwatch.percentile(latencies, 0.99) / 1e6)
     }
 
-    var table: String {
+    package var table: String {
         String(format: "watch: %d writes here, each printed by `watch` in another process after a median of %.1f ms, p99 %.1f ms",
                commits, medianMilliseconds, p99Milliseconds)
     }
 }
 
 /// `watch` printed nothing after a write: a bug, so it exits 70.
-struct WatchLatencyTimeout: LocalizedError {
-    var commit: Int
+package struct WatchLatencyTimeout: LocalizedError {
+    package var commit: Int
 
-    var errorDescription: String? { "watch printed no result within the time allowed after write \(commit)" }
+    package var errorDescription: String? { "watch printed no result within the time allowed after write \(commit)" }
 }
