@@ -46,16 +46,16 @@ package enum BenchQueries {
     }
 
     /// A word of the synthetic notes, in a third of them.
-    package static let commonWord = "call"
+    static let commonWord = "call"
 
     /// Initial consonants (ㄱ…: 김, 강, 권; ㅁ: 민준), which find a few
     /// Hangul names, and the folded key they are stored as: the conjoining
     /// jamo that stand for the compatibility ones (NFKD).
-    package static let initialConsonants = "ㄱㅁ"
-    package static let initialConsonantsKey = initialConsonants.decomposedStringWithCompatibilityMapping
+    static let initialConsonants = "ㄱㅁ"
+    static let initialConsonantsKey = initialConsonants.decomposedStringWithCompatibilityMapping
     /// A Latin word that finds Cyrillic names (Иванов, Иванова) by their
     /// transliteration.
-    package static let transliterated = "ivanov"
+    static let transliterated = "ivanov"
 
     /// - parameter unified: whether to add the unified variants of Q1, Q3,
     ///   Q4 and Q8 (U1, U3, U4, U8), for a database with links.
@@ -124,8 +124,8 @@ package enum BenchQueries {
 }
 
 /// Hand-written SQL for each query, on the raw C API, prepared once.
-package struct RawQueries {
-    package let raw: RawSQLite
+struct RawQueries {
+    let raw: RawSQLite
     private let pageStatement, phoneAndEmailStatement, fourAttributesStatement, countStatement: RawSQLite.Statement
     private let nameStatement, rareNameStatement, phoneStatement, sectionsStatement, bookPageStatement: RawSQLite.Statement
     /// For one number, and for two.
@@ -146,7 +146,7 @@ package struct RawQueries {
         return body()
     }
 
-    package init(raw: RawSQLite) throws {
+    init(raw: RawSQLite) throws {
         self.raw = raw
         pageStatement = try raw.prepare(BenchmarkSQL.page)
         phoneAndEmailStatement = try raw.prepare(BenchmarkSQL.phoneAndEmailByLastName)
@@ -182,12 +182,12 @@ package struct RawQueries {
         return pks
     }
 
-    package func page() -> Int { readContacts(pageStatement).count }
-    package func bookPage(_ name: String) -> Int { readContacts(bookPageStatement, [name.lowercased()]).count }
-    package func phoneAndEmail() -> Int { readContacts(phoneAndEmailStatement).count }
-    package func fourAttributes() -> Int { readContacts(fourAttributesStatement).count }
+    func page() -> Int { readContacts(pageStatement).count }
+    func bookPage(_ name: String) -> Int { readContacts(bookPageStatement, [name.lowercased()]).count }
+    func phoneAndEmail() -> Int { readContacts(phoneAndEmailStatement).count }
+    func fourAttributes() -> Int { readContacts(fourAttributesStatement).count }
 
-    package func fourAttributeCount() -> Int { countStatement.firstInt() }
+    func fourAttributeCount() -> Int { countStatement.firstInt() }
 
     /// An app cannot know whether a prefix or a word is rare: like the
     /// engine, it counts its matches up to where reading the order and
@@ -205,7 +205,7 @@ package struct RawQueries {
     }
 
     /// `key`: the prefix as the index holds it (folded).
-    package func namePrefix(_ key: String) -> Int { reading { namePrefixRead(key) } }
+    func namePrefix(_ key: String) -> Int { reading { namePrefixRead(key) } }
 
     /// A common prefix's page, read from the order; a rare one's, sorted
     /// from its matches.
@@ -217,9 +217,9 @@ package struct RawQueries {
         return readContacts(nameStatement, [" " + prefix]).count
     }
 
-    package func commonText(_ word: String) -> Int { readContacts(commonTextStatement, [" " + word]).count }
+    func commonText(_ word: String) -> Int { readContacts(commonTextStatement, [" " + word]).count }
 
-    package func rareText(_ word: String) -> Int { reading { rareTextRead(word) } }
+    func rareText(_ word: String) -> Int { reading { rareTextRead(word) } }
 
     /// A rare word's page, sorted from its matches; a common one's read
     /// from the order.
@@ -235,13 +235,13 @@ package struct RawQueries {
     /// A piece of a number (under 10 digits, as the bench's is), read as
     /// the engine reads a phone filter (``digits(typed:)``), then found by
     /// the trigrams of its digits.
-    package func phone(typed: String) -> Int {
+    func phone(typed: String) -> Int {
         reading { readContacts(phoneStatement, [digits(typed: typed).map { "\"" + $0 + "\"" }.joined(separator: " OR ")]).count }
     }
 
     /// A whole number as typed (10 digits or more, as the bench's is), read
     /// as ``digits(typed:)`` says, found by its 7-digit windows at offsets 0–3.
-    package func wholePhone(typed: String) -> Int { reading { wholePhone(numbers: digits(typed: typed)) } }
+    func wholePhone(typed: String) -> Int { reading { wholePhone(numbers: digits(typed: typed)) } }
 
     /// What the engine looks for when a phone filter is typed: the digits
     /// typed, and the E.164 ones when libphonenumber reads the text as a
@@ -269,7 +269,7 @@ package struct RawQueries {
         return readContacts(wholePhoneStatements[numbers.count - 1], values).count
     }
 
-    package func sections() -> Int { readSections(sectionsStatement) }
+    func sections() -> Int { readSections(sectionsStatement) }
 
     private func readSections(_ statement: RawSQLite.Statement) -> Int {
         var count = 0
@@ -280,15 +280,15 @@ package struct RawQueries {
         return count
     }
 
-    package func unifiedPage() -> Int { readContacts(unifiedStatements[0]).count }
-    package func unifiedFourAttributes() -> Int { readContacts(unifiedStatements[1]).count }
-    package func unifiedFourAttributeCount() -> Int { unifiedStatements[2].firstInt() }
-    package func unifiedSections() -> Int { readSections(unifiedStatements[3]) }
+    func unifiedPage() -> Int { readContacts(unifiedStatements[0]).count }
+    func unifiedFourAttributes() -> Int { readContacts(unifiedStatements[1]).count }
+    func unifiedFourAttributeCount() -> Int { unifiedStatements[2].firstInt() }
+    func unifiedSections() -> Int { readSections(unifiedStatements[3]) }
 
     /// The page's keys as one JSON array, for `json_each(?)`.
     private func keys(_ pks: [Int]) -> String { "[" + pks.map(String.init).joined(separator: ",") + "]" }
 
-    package func pageWithThumbnails() -> Int { reading(pageWithThumbnailsRead) }
+    func pageWithThumbnails() -> Int { reading(pageWithThumbnailsRead) }
 
     /// The page, then the thumbnails of those whose attributes (column 13)
     /// say they have a photo, none asked for when none has.
@@ -306,7 +306,7 @@ package struct RawQueries {
         return ids.count
     }
 
-    package func pageWithChildren() -> Int { reading(pageWithChildrenRead) }
+    func pageWithChildren() -> Int { reading(pageWithChildrenRead) }
 
     private func pageWithChildrenRead() -> Int {
         let ids = readContacts(pageStatement)

@@ -5,8 +5,8 @@ import ContactsDB
 /// engine's own statements are measured against. Each reads what the
 /// engine returns: a contact's columns as ``contactColumns`` names them,
 /// and for Q9 every child table's.
-package enum BenchmarkSQL {
-    package static let contactColumns = """
+enum BenchmarkSQL {
+    static let contactColumns = """
         pk, id, firstName, lastName, company, age, displayName, sortName, sectionKey, sortIndex, createdAt, updatedAt,
         favoritePosition IS NOT NULL, attributes, revision, kind, formattedName, namePrefix, middleName, nameSuffix,
         phoneticFirstName, phoneticMiddleName, phoneticLastName, nickname, department, jobTitle, role, birthday, note
@@ -15,50 +15,50 @@ package enum BenchmarkSQL {
     private static let phoneAndEmail = ContactAttributes([.phone, .email]).rawValue
     private static let fourAttributes = ContactAttributes([.telegram, .whatsapp, .phone, .email]).rawValue
 
-    package static let page = "SELECT \(contactColumns) FROM contact \(defaultOrder)"
+    static let page = "SELECT \(contactColumns) FROM contact \(defaultOrder)"
     /// One book's first page. Binds the book's name lower-cased.
-    package static let bookPage = """
+    static let bookPage = """
         SELECT \(contactColumns) FROM contact WHERE bookId = (SELECT id FROM book WHERE nameKey = ?) \(defaultOrder)
         """
-    package static let phoneAndEmailByLastName = """
+    static let phoneAndEmailByLastName = """
         SELECT \(contactColumns) FROM contact WHERE attributes & \(phoneAndEmail) = \(phoneAndEmail)
         ORDER BY lastNameKey IS NULL, lastNameKey, sortKey, id LIMIT 50
         """
-    package static let fourAttributesByFirstNameDescending = """
+    static let fourAttributesByFirstNameDescending = """
         SELECT \(contactColumns) FROM contact WHERE attributes & \(fourAttributes) = \(fourAttributes)
         ORDER BY firstNameKey IS NULL, firstNameKey DESC, sortKey, id LIMIT 50
         """
-    package static let fourAttributesCount =
+    static let fourAttributesCount =
         "SELECT sum(count) FROM attributeCount WHERE attributes & \(fourAttributes) = \(fourAttributes)"
     /// Binds a space and the folded prefix.
-    package static let namePrefix = "SELECT \(contactColumns) FROM contact WHERE instr(nameWords, ?) > 0 \(defaultOrder)"
+    static let namePrefix = "SELECT \(contactColumns) FROM contact WHERE instr(nameWords, ?) > 0 \(defaultOrder)"
     /// A rare name prefix: its few contacts found in `nameWord`, then
     /// sorted. Binds the folded prefix and it followed by 0xFF.
-    package static let rareNamePrefix = """
+    static let rareNamePrefix = """
         SELECT \(contactColumns) FROM contact
         WHERE pk IN (SELECT contactPk FROM nameWord WHERE word >= ? AND word < ?) \(defaultOrder)
         """
     /// The matches of a name prefix, counted up to a limit: binds the
     /// folded prefix, it followed by 0xFF, and the limit.
-    package static let namePrefixCount = "SELECT count(*) FROM (SELECT 1 FROM nameWord WHERE word >= ? AND word < ? LIMIT ?)"
-    package static let contactCount = "SELECT coalesce(sum(count), 0) FROM attributeCount"
+    static let namePrefixCount = "SELECT count(*) FROM (SELECT 1 FROM nameWord WHERE word >= ? AND word < ? LIMIT ?)"
+    static let contactCount = "SELECT coalesce(sum(count), 0) FROM attributeCount"
     /// Around a twin of several statements, so that they read one state.
-    package static let beginRead = "BEGIN DEFERRED TRANSACTION", commit = "COMMIT TRANSACTION"
+    static let beginRead = "BEGIN DEFERRED TRANSACTION", commit = "COMMIT TRANSACTION"
     /// The default phone regions, when set (`RU,KR` otherwise).
-    package static let phoneRegions = "SELECT value FROM setting WHERE key = 'phoneRegions'"
+    static let phoneRegions = "SELECT value FROM setting WHERE key = 'phoneRegions'"
     /// The matches of an FTS5 query, counted up to a limit.
-    package static let textCount = "SELECT count(*) FROM (SELECT 1 FROM contactSearch WHERE contactSearch MATCH ? LIMIT ?)"
+    static let textCount = "SELECT count(*) FROM (SELECT 1 FROM contactSearch WHERE contactSearch MATCH ? LIMIT ?)"
     /// A common word: the order read until the page is full. Binds a space
     /// and the folded word.
-    package static let commonText = "SELECT \(contactColumns) FROM contact WHERE instr(searchWords, ?) > 0 \(defaultOrder)"
+    static let commonText = "SELECT \(contactColumns) FROM contact WHERE instr(searchWords, ?) > 0 \(defaultOrder)"
     /// A rare word: its few contacts found by the search index, then
     /// sorted. Binds an FTS5 prefix query (`"word"*`).
-    package static let rareText = """
+    static let rareText = """
         SELECT \(contactColumns) FROM contact
         WHERE pk IN (SELECT rowid FROM contactSearch WHERE contactSearch MATCH ?) \(defaultOrder)
         """
     /// Binds a quoted FTS5 string of digits.
-    package static let phoneDigits = """
+    static let phoneDigits = """
         SELECT \(contactColumns) FROM contact
         WHERE pk IN (SELECT \(PhoneKey.contactPk(of: "rowid")) FROM phoneDigits WHERE phoneDigits MATCH ?)
         \(defaultOrder)
@@ -66,7 +66,7 @@ package enum BenchmarkSQL {
     /// The contacts `numbers` numbers of 10 digits or more find, each by
     /// its 7-digit windows at offsets 0–3. Binds each one's four windows
     /// and digits.
-    package static func wholePhone(numbers: Int) -> String {
+    static func wholePhone(numbers: Int) -> String {
         let select = """
             SELECT phone.contactPk FROM phoneWindow JOIN phone
                 ON phone.contactPk = \(PhoneKey.contactPk(of: "phoneKey"))
@@ -77,27 +77,27 @@ package enum BenchmarkSQL {
         return "SELECT \(contactColumns) FROM contact WHERE pk IN (\(union)) \(defaultOrder)"
     }
     /// The thumbnails of the contacts whose keys are bound as one JSON array.
-    package static let thumbnails = """
+    static let thumbnails = """
         SELECT contactPk, thumbnailType, thumbnail FROM contactPhoto
         WHERE contactPk IN (SELECT value FROM json_each(?)) AND thumbnail IS NOT NULL
         """
-    package static let sections = "SELECT sectionKey, count FROM sectionCount WHERE count > 0 ORDER BY sortIndex"
+    static let sections = "SELECT sectionKey, count FROM sectionCount WHERE count > 0 ORDER BY sortIndex"
 
     // MARK: - One row per person (links)
 
-    package static let unifiedPage = "SELECT \(contactColumns) FROM contact WHERE isPersonHead = 1 \(defaultOrder)"
-    package static let unifiedFourAttributesByFirstNameDescending = """
+    static let unifiedPage = "SELECT \(contactColumns) FROM contact WHERE isPersonHead = 1 \(defaultOrder)"
+    static let unifiedFourAttributesByFirstNameDescending = """
         SELECT \(contactColumns) FROM contact
         WHERE isPersonHead = 1 AND coalesce(personAttributes, attributes) & \(fourAttributes) = \(fourAttributes)
         ORDER BY firstNameKey IS NULL, firstNameKey DESC, sortKey, id LIMIT 50
         """
-    package static let unifiedFourAttributesCount =
+    static let unifiedFourAttributesCount =
         "SELECT sum(count + personDelta) FROM attributeCount WHERE attributes & \(fourAttributes) = \(fourAttributes)"
-    package static let unifiedSections =
+    static let unifiedSections =
         "SELECT sectionKey, count - nonHeads FROM sectionCount WHERE count - nonHeads > 0 ORDER BY sortIndex"
     /// Every child of the contacts whose keys are bound as one JSON array,
     /// and their groups' names.
-    package static let children = ([
+    static let children = ([
         "type, value, normalized, preferred, parameters, display FROM phone", "type, value, preferred, parameters FROM email",
         "type, street1, street2, city, state, zipcode, country, poBox, preferred, parameters FROM address",
         "service, handle, parameters FROM messenger",

@@ -5,23 +5,23 @@ import Foundation
 /// planted sets, checked against what was planted, and the time of a
 /// merge, an unmerge and a merge of every certain set.
 package struct DuplicatesBench: Encodable {
-    package var contacts: Int
-    package var plantedSets: Int
+    var contacts: Int
+    var plantedSets: Int
     /// Planted sets found whole, with the confidence planted.
-    package var plantedFound: Int
+    var plantedFound: Int
     /// Sets found that were not planted, or planted sets found in part.
-    package var otherSets: Int
-    package var findRuns: Int
-    package var findMedianSeconds: Double
-    package var findMaxSeconds: Double
-    package var mergeMedianMilliseconds: Double
-    package var unmergeMedianMilliseconds: Double
-    package var mergeAllCertainSeconds: Double
-    package var mergedAllCertain: Int
+    var otherSets: Int
+    var findRuns: Int
+    var findMedianSeconds: Double
+    var findMaxSeconds: Double
+    var mergeMedianMilliseconds: Double
+    var unmergeMedianMilliseconds: Double
+    var mergeAllCertainSeconds: Double
+    var mergedAllCertain: Int
 
-    package static let findRuns = 5
+    static let findRuns = 5
     /// Pairs merged and taken back one by one.
-    package static let pairs = 20
+    static let pairs = 20
 
     package static func measure(store: ContactStore, contacts: Int, planted: [DuplicateSet]) throws -> DuplicatesBench {
         var times: [UInt64] = [], found: [DuplicateSet] = []

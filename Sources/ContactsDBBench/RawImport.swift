@@ -136,7 +136,7 @@ package struct RawImport {
 private struct RowTape {
     private var bytes: [UInt8] = []
 
-    package mutating func append(_ row: RawSQLite.Statement, columns: Int) {
+    mutating func append(_ row: RawSQLite.Statement, columns: Int) {
         for column in 0..<Int32(columns) {
             let type = row.type(column)
             bytes.append(UInt8(type))
@@ -153,7 +153,7 @@ private struct RowTape {
     }
 
     /// Hands each row to `body` as the values to bind, pointing into the tape.
-    package func forEachRow(columns: Int, _ body: ([RawSQLite.Value]) -> Void) {
+    func forEachRow(columns: Int, _ body: ([RawSQLite.Value]) -> Void) {
         bytes.withUnsafeBytes { tape in
             var offset = 0
             var values = [RawSQLite.Value](repeating: .null, count: columns)

@@ -18,17 +18,17 @@ package final class RawSQLite {
     package static var version: String { String(cString: sqlite3_libversion()) }
 
     /// Runs `sql`, one statement or several.
-    package func execute(_ sql: String) throws {
+    func execute(_ sql: String) throws {
         guard sqlite3_exec(handle, sql, nil, nil, nil) == SQLITE_OK else {
             throw RawError(message: String(cString: sqlite3_errmsg(handle)) + " in " + sql)
         }
     }
 
-    package func columnCount(of table: String) throws -> Int {
+    func columnCount(of table: String) throws -> Int {
         try prepare(BenchmarkSQL.columnCount).firstInt([table])
     }
 
-    package func prepare(_ sql: String) throws -> Statement {
+    func prepare(_ sql: String) throws -> Statement {
         var statement: OpaquePointer?
         guard sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil) == SQLITE_OK,
               let statement
@@ -37,16 +37,16 @@ package final class RawSQLite {
     }
 
     /// A value bound in place (SQLITE_STATIC): its bytes are not copied.
-    package enum Value {
+    enum Value {
         case null, int(Int64), double(Double), text(UnsafeRawBufferPointer), blob(UnsafeRawBufferPointer)
     }
 
-    package struct RawError: Error, CustomStringConvertible {
+    struct RawError: Error, CustomStringConvertible {
         var message: String
         package var description: String { message }
     }
 
-    package final class Statement {
+    final class Statement {
         private let statement: OpaquePointer
         private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 

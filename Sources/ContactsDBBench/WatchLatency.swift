@@ -5,12 +5,12 @@ import Foundation
 /// result after a write in this one: from the start of each write to the
 /// line that shows it.
 package struct WatchLatency: Encodable {
-    package var commits: Int
-    package var medianMilliseconds: Double
-    package var p99Milliseconds: Double
+    var commits: Int
+    var medianMilliseconds: Double
+    var p99Milliseconds: Double
 
     /// The page `watch` follows; each write changes one of its contacts.
-    package static let page = 50
+    static let page = 50
 
     package static func measure(store: ContactStore, commits: Int) throws -> WatchLatency {
         let watcher = try ProcessLines(
@@ -43,7 +43,7 @@ package struct WatchLatency: Encodable {
 
 /// `watch` printed nothing after a write: a bug, so it exits 70.
 package struct WatchLatencyTimeout: LocalizedError {
-    package var commit: Int
+    var commit: Int
 
     package var errorDescription: String? { "watch printed no result within the time allowed after write \(commit)" }
 }
