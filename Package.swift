@@ -77,6 +77,7 @@ let package = Package(
                 "ContactsDB",
                 "ContactsDBSync",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             resources: [

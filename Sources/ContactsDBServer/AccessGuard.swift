@@ -60,12 +60,21 @@ struct AccessGuard<Context: RequestContext>: RouterMiddleware {
     /// Headers every answer carries: nothing is loaded from another host,
     /// the page is framed by no one, nothing is cached or sniffed. (The
     /// page's own `referrer` meta keeps its address from being sent on.)
+    /// The page brings its policy, which names its inline parts' nonce.
     static func hardened(_ response: Response) -> Response {
         var response = response
-        response.headers[.contentSecurityPolicy] = "default-src 'self'; img-src 'self' blob:; "
-            + "frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+        if response.headers[.contentSecurityPolicy] == nil {
+            response.headers[.contentSecurityPolicy] = policy(nonce: nil)
+        }
         response.headers[.xContentTypeOptions] = "nosniff"
         response.headers[.cacheControl] = "no-store"
         return response
+    }
+
+    /// Everything from this server only; with a nonce, the inline style
+    /// and scripts that carry it too, and no other.
+    static func policy(nonce: String?) -> String {
+        let inline = nonce.map { "; script-src 'nonce-\($0)'; style-src 'nonce-\($0)'" } ?? ""
+        return "default-src 'self'\(inline); img-src 'self' blob:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
     }
 }

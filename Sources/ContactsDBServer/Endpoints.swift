@@ -3,6 +3,7 @@ import ContactsDBSync
 import Dispatch
 import Foundation
 import Hummingbird
+import HummingbirdCore
 
 /// The JSON endpoints, each one call of ``ContactStore`` (the reads of a
 /// list page two: its sections, its contacts), with the store's errors
@@ -20,9 +21,7 @@ struct Endpoints: Sendable {
     static let bodyLimit = 32 << 20
 
     func add(to router: Router<some RequestContext>) {
-        for (path, file) in Page.files {
-            router.get(RouterPath(stringLiteral: path)) { _, _ in file.response }
-        }
+        router.get("/") { _, _ in await document() }
         router.get("/api/info") { _, _ in try await answer { try info() } }
         router.get("/api/list") { request, _ in try await answer { try list(request.uri.queryParameters) } }
         router.get("/api/contact") { request, _ in try await answer { try contact(try contactID(request)) } }
@@ -214,18 +213,41 @@ struct Endpoints: Sendable {
 
     // MARK: - Non public
 
-    /// Runs `body` off the server's threads (the store blocks), and
-    /// answers with its JSON or the error's.
-    private func answer(
-        status: HTTPResponse.Status = .ok, writing: Bool = false, _ body: @escaping @Sendable () throws -> Data
-    ) async throws -> Response {
-        let result: Result<Data, Error> = await withCheckedContinuation { continuation in
+    /// The page, with the answers to its first requests in it; one that
+    /// fails is left out, for the page to ask for and show its error.
+    private func document() async -> Response {
+        let answers = await offServerThreads {
+            Page.preloadedPaths.compactMap { path in (try? get(URI(path))).map { (path, $0) } }
+        }
+        return Page.document(answers: (try? answers.get()) ?? [])
+    }
+
+    /// The JSON of a GET the page may find preloaded.
+    private func get(_ uri: URI) throws -> Data {
+        switch uri.path {
+        case "/api/list": try list(uri.queryParameters)
+        case "/api/info": try info()
+        default: throw HTTPError(.notFound)
+        }
+    }
+
+    /// Runs `body` off the server's threads, which the store would block.
+    private func offServerThreads<T: Sendable>(writing: Bool = false, _ body: @escaping @Sendable () throws -> T) async -> Result<T, Error> {
+        await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
                 if writing { Self.writes.lock() }
                 defer { if writing { Self.writes.unlock() } }
                 continuation.resume(returning: Result { try body() })
             }
         }
+    }
+
+    /// Runs `body` off the server's threads and answers with its JSON or
+    /// the error's.
+    private func answer(
+        status: HTTPResponse.Status = .ok, writing: Bool = false, _ body: @escaping @Sendable () throws -> Data
+    ) async throws -> Response {
+        let result = await offServerThreads(writing: writing, body)
         switch result {
         case .success(let data): return Self.json(data, status: status)
         case .failure(let error):
@@ -235,10 +257,7 @@ struct Endpoints: Sendable {
     }
 
     private func image(_ body: @escaping @Sendable () throws -> ContactPhoto?) async throws -> Response {
-        let result: Result<ContactPhoto?, Error> = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: Result { try body() }) }
-        }
-        switch result {
+        switch await offServerThreads(body) {
         case .success(let photo?):
             return Response(status: .ok, headers: [.contentType: photo.mediaType], body: .init(byteBuffer: ByteBuffer(bytes: photo.data)))
         case .success(nil):

@@ -1,22 +1,55 @@
+import Foundation
 import Hummingbird
 
-/// The page's files, compiled into the binary (SwiftPM's `embedInCode`):
-/// plain HTML, CSS and JavaScript, no build step, nothing from another
-/// host.
+/// The page, compiled into the binary (SwiftPM's `embedInCode`): plain
+/// HTML, CSS and JavaScript, no build step, nothing from another host.
+///
+/// It goes out as one document: the stylesheet, the script and the
+/// answers to the script's first requests are put in `index.html` where it
+/// marks them, so that the first screen waits on no second round trip.
 enum Page {
-    struct File: Sendable {
-        var bytes: [UInt8]
-        var type: String
+    /// What app.js asks for first, in the order it writes the parameters:
+    /// the list in its starting state, and the info. Should the two part,
+    /// the page asks the server as it would without.
+    static let preloadedPaths = ["/api/list?sort=name&meta=1&offset=0&limit=100", "/api/info"]
 
-        var response: Response {
-            AccessGuard<BasicRequestContext>.hardened(Response(
-                status: .ok, headers: [.contentType: type], body: .init(byteBuffer: ByteBuffer(bytes: bytes))))
-        }
+    /// The document with `answers` (path, JSON) for the script to take
+    /// instead of asking. Its inline parts run under a nonce of its own.
+    static func document(answers: [(path: String, json: Data)]) -> Response {
+        var generator = SystemRandomNumberGenerator()
+        let nonce = (0..<2).map { _ in String(format: "%016llx", generator.next() as UInt64) }.joined()
+        var bytes = template.head
+        bytes += Array("<style nonce=\"\(nonce)\">\n".utf8) + PackageResources.app_css + Array("</style>\n".utf8)
+        bytes += Array("<script type=\"application/json\" id=\"preloaded\">".utf8) + preloaded(answers)
+            + Array("</script>\n".utf8)
+        bytes += Array("<script type=\"module\" nonce=\"\(nonce)\">\n".utf8) + PackageResources.app_js
+            + Array("</script>\n".utf8)
+        bytes += template.tail
+        var response = Response(
+            status: .ok, headers: [.contentType: "text/html; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+        response.headers[.contentSecurityPolicy] = AccessGuard<BasicRequestContext>.policy(nonce: nonce)
+        return response
     }
 
-    static let files: [(path: String, file: File)] = [
-        ("/", File(bytes: PackageResources.index_html, type: "text/html; charset=utf-8")),
-        ("/app.css", File(bytes: PackageResources.app_css, type: "text/css; charset=utf-8")),
-        ("/app.js", File(bytes: PackageResources.app_js, type: "text/javascript; charset=utf-8")),
-    ]
+    /// index.html around the line that marks where the parts go.
+    private static let template: (head: [UInt8], tail: [UInt8]) = {
+        let marker = Array("<!-- app.css, the preloaded answers and app.js -->\n".utf8)
+        let html = PackageResources.index_html
+        guard let at = html.firstRange(of: marker) else { preconditionFailure("index.html marks no place for its parts") }
+        return (Array(html[..<at.lowerBound]), Array(html[at.upperBound...]))
+    }()
+
+    /// `{"path": answer, …}`, with every `<` written `\u003c`: no name in
+    /// an answer can close the script element or open a comment in it
+    /// (JSON has `<` only inside strings, where the escape reads the same).
+    /// The paths are ``preloadedPaths``, which hold nothing JSON escapes.
+    private static func preloaded(_ answers: [(path: String, json: Data)]) -> [UInt8] {
+        let object = "{" + answers.map { "\"\($0.path)\":" + String(decoding: $0.json, as: UTF8.self) }.joined(separator: ",") + "}"
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(object.utf8.count)
+        for byte in object.utf8 {
+            if byte == UInt8(ascii: "<") { bytes += "\\u003c".utf8 } else { bytes.append(byte) }
+        }
+        return bytes
+    }
 }

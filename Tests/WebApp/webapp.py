@@ -210,17 +210,34 @@ def security_checks(server, cli):
           f"a read answers with no CORS header: {headers}")
     check("default-src 'self'" in headers.get("Content-Security-Policy", ""), "the page loads from itself only")
 
+    # The document carries its first answers; no name can close them early or run as script.
+    eve = cli.run("add", "--first-name", "</script><!--<script>", "--last-name", "Eve").stdout.strip()
+    status, headers, body = server.request("GET", "/")
+    policy = headers.get("Content-Security-Policy", "")
+    check(status == 200 and "script-src 'nonce-" in policy and "unsafe-inline" not in policy,
+          f"the page's inline parts run by their nonce only: {policy}")
+    preloaded = body.decode().split('id="preloaded">', 1)[1].split("</script>", 1)[0]
+    answers = json.loads(preloaded)
+    names = [item["name"] for item in answers["/api/list?sort=name&meta=1&offset=0&limit=100"]["contacts"]]
+    check("</script><!--<script> Eve" in names and set(answers) == {"/api/list?sort=name&meta=1&offset=0&limit=100", "/api/info"},
+          f"the document holds the first list page and the info, a name with markup whole: {names[-3:]}")
+    cli.run("delete", eve)
+
 
 # MARK: - The page
 
 
 def page_checks(page, server, cli, folder, screenshot):
+    asked = []
+    page.on("request", lambda request: asked.append(request.url))
     page.goto(server.url)
     check(page.url == server.origin + "/", f"the token leaves the address bar: {page.url}")
     check(page.evaluate("document.cookie") == "", "no script can read the cookie")
     expected = cli.names()
     expect(page.locator("#list .row").first).to_be_visible()
     check(shown_names(page)[:len(expected)] == expected, f"the list is the sectioned order: {shown_names(page)}")
+    check(not any("/api/list" in url or "/api/info" in url for url in asked),
+          f"the first screen asks for nothing the document brought: {asked}")
     headers = page.eval_on_selector_all("#list .section-header", "els => els.map(e => e.textContent)")
     sections = [line.split()[0] for line in cli.run("query", "--sections").stdout.splitlines()[1:]]
     check(sorted(headers) == sorted(sections), f"the list has a header per section: {headers} vs {sections}")
@@ -747,7 +764,7 @@ def sync_checks(page, server, cli, folder):
         expect(remote).not_to_contain_text("never")
         page.get_by_role("button", name="Close").click()
         # No credential reaches the page: not in any answer it can read.
-        for path in ["/api/info", "/", "/app.js"]:
+        for path in ["/api/info", "/"]:
             status, _, body = server.request("GET", path)
             check(status == 200 and PASSWORD.encode() not in body and b"dav-password" not in body,
                   f"{path} holds no credential")

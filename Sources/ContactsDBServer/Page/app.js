@@ -30,7 +30,16 @@ window.contactsTimings = { firstScreen: null, keystrokes: [], changesShown: 0 };
 
 // MARK: - Requests
 
+/// The answers the document came with, to the page's first requests (the
+/// server knows them as `Page.preloadedPaths`); each is taken once.
+const preloaded = JSON.parse($("preloaded")?.textContent || "{}");
+
 async function api(path, options = {}) {
+  if (!options.method && Object.hasOwn(preloaded, path)) {
+    const answer = preloaded[path];
+    delete preloaded[path];
+    return answer;
+  }
   const response = await fetch(path, { credentials: "same-origin", ...options });
   const type = response.headers.get("content-type") || "";
   const body = type.startsWith("application/json") ? await response.json() : await response.text();
@@ -99,7 +108,7 @@ async function reload({ keepScroll = false, started = 0, keystroke = false } = {
   render();
   renderIndex();
   const more = searching && answer.contacts.length === PAGE;
-  showSummary(`${state.total.toLocaleString()}${more ? "+" : ""} contact${state.total === 1 ? "" : "s"}`);
+  showSummary(`${formatCount(state.total)}${more ? "+" : ""} contact${state.total === 1 ? "" : "s"}`);
   list.setAttribute("aria-busy", "false");
   // The first screen counts from the navigation's start (the clock's
   // origin); a keystroke from its input event.
@@ -114,7 +123,7 @@ async function reload({ keepScroll = false, started = 0, keystroke = false } = {
     state.total = counted.total;
     setHeight();
     render();
-    showSummary(`${state.total.toLocaleString()} contact${state.total === 1 ? "" : "s"}`);
+    showSummary(`${formatCount(state.total)} contact${state.total === 1 ? "" : "s"}`);
   }
 }
 
@@ -123,6 +132,10 @@ function setHeight() {
 }
 
 function showSummary(text) { $("summary").textContent = text; }
+
+/// A count grouped by thousands as the page's language, English, writes
+/// it. (Intl's first use would hold the first screen some 40 ms.)
+const formatCount = (number) => String(number).replace(/\B(?=(\d{3})+$)/g, ",");
 
 const rowCount = () => state.total + state.sections.length;
 
@@ -315,7 +328,7 @@ function renderViews() {
     if (count !== undefined) {
       const number = document.createElement("span");
       number.className = "count";
-      number.textContent = count.toLocaleString();
+      number.textContent = formatCount(count);
       button.append(number);
     }
     const current = state.view;
