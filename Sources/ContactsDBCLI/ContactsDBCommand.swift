@@ -112,8 +112,9 @@ struct ContactsDBCommand: ParsableCommand {
     /// The command the arguments name, parsed by itself: a parse from the
     /// root builds the argument sets of the commands on the way (6.5% of a
     /// `query` process's instructions, by callgrind). Nil when that does not
-    /// parse (help, a usage error, a command with subcommands named
-    /// alone): the root's parse then says so in ArgumentParser's own words.
+    /// parse to that command (help, a usage error, a command with
+    /// subcommands named alone): the root's parse then says so in
+    /// ArgumentParser's own words.
     static func parseNamedCommand(_ arguments: [String]) -> ParsableCommand? {
         var command: ParsableCommand.Type = ContactsDBCommand.self
         var rest = arguments[...]
@@ -122,8 +123,10 @@ struct ContactsDBCommand: ParsableCommand {
             command = named
             rest = rest.dropFirst()
         }
-        guard command != ContactsDBCommand.self, command.configuration.subcommands.isEmpty else { return nil }
-        return try? command.parseAsRoot(Array(rest))
+        guard command != ContactsDBCommand.self, command.configuration.subcommands.isEmpty,
+              let parsed = try? command.parseAsRoot(Array(rest)),
+              type(of: parsed) == command else { return nil }
+        return parsed
     }
 
     /// Writes out standard output and exits 0, or 74 when it failed.
