@@ -21,6 +21,17 @@ func fuzzTarget(_ name: String) -> Target {
 // The library leaves the allocator to its host, as it does SQLite's settings.
 let allocator: [LinkerSetting] = [.linkedLibrary("jemalloc", .when(platforms: [.linux]))]
 
+// libphonenumber and the protobuf and Abseil under it come in from their
+// static archives (Debian ships them): as shared libraries they made every
+// process bind some 2,700 symbols at its start (libprotobuf's alone 2,338,
+// by LD_DEBUG=bindings), a third of a `query`'s processor time. Each
+// archive comes before those it calls; ICU and zlib stay shared.
+let phoneNumberLibraries: [LinkerSetting] =
+    (["phonenumber", "protobuf"] + ["raw_hash_set", "hash", "city", "low_level_hash", "strings", "strings_internal",
+                                   "throw_delegate", "raw_logging_internal"].map { "absl_" + $0 })
+        .map { .linkedLibrary(":lib\($0).a") }
+    + [.linkedLibrary("icui18n"), .linkedLibrary("icuuc"), .linkedLibrary("z")]
+
 let package = Package(
     name: "contactsdb",
     platforms: [.macOS(.v13)],
@@ -98,7 +109,7 @@ let package = Package(
         ),
         // libphonenumber (Debian's libphonenumber-dev): parsing, validity and
         // every display form of phone numbers, behind a C face like ICU's.
-        .target(name: "CPhoneNumber", linkerSettings: [.linkedLibrary("phonenumber")]),
+        .target(name: "CPhoneNumber", linkerSettings: phoneNumberLibraries),
         // libvips (Debian's libvips-dev): contact photos' types, sizes and
         // thumbnails, behind a C face in plain C types. The shim opens
         // libvips on the first photo rather than linking it, as its hundred
