@@ -21,6 +21,12 @@ struct Endpoints: Sendable {
     static let bodyLimit = 32 << 20
 
     func add(to router: Router<some RequestContext>) {
+        addReads(to: router)
+        addContactWrites(to: router)
+        addMergesLinksAndSync(to: router)
+    }
+
+    private func addReads(to router: Router<some RequestContext>) {
         router.get("/") { _, _ in await document() }
         router.get("/api/info") { _, _ in try await answer { try info() } }
         router.get("/api/list") { request, _ in try await answer { try list(request.uri.queryParameters) } }
@@ -33,7 +39,10 @@ struct Endpoints: Sendable {
         router.get("/api/duplicates") { _, _ in try await answer { try duplicates() } }
         router.get("/api/merges") { _, _ in try await answer { try merges() } }
         router.get("/api/events") { _, _ in events() }
+    }
 
+    /// Each a write of the store's, under ``writes``.
+    private func addContactWrites(to router: Router<some RequestContext>) {
         router.post("/api/contact") { request, _ in
             let (body, book) = (try await bytes(of: request), request.uri.queryParameters.get("book"))
             return try await answer(status: .created, writing: true) {
@@ -60,6 +69,9 @@ struct Endpoints: Sendable {
             let (id, book) = (try contactID(request), request.uri.queryParameters.get("to") ?? "")
             return try await answer(writing: true) { try encode(["moved": try store.move(ids: [id], toBook: book)]) }
         }
+    }
+
+    private func addMergesLinksAndSync(to router: Router<some RequestContext>) {
         router.post("/api/merge") { request, _ in
             let body = try await bytes(of: request)
             return try await answer(writing: true) {
