@@ -70,9 +70,6 @@ struct VCardContentLine {
             inQuotes = false
             isQuotedPrintable = false
         }
-        func endsInEscape(_ bytes: [UInt8]) -> Bool {
-            bytes.reversed().prefix { $0 == UInt8(ascii: "\\") }.count % 2 == 1
-        }
         func noteHead() {
             while !headEnded && scanned < current.count {
                 let byte = current[scanned]
@@ -112,13 +109,24 @@ struct VCardContentLine {
             }
             noteHead()
             if end >= bytes.count { break }
-            // CR CR LF (iPhone exports of the iOS 6 era) ends one line, so
-            // that a folded value goes on across it.
-            let ending = bytes[end...].prefix(3)
-            start = end + (ending.starts(with: [0x0D, 0x0D, 0x0A]) ? 3 : ending.starts(with: [0x0D, 0x0A]) ? 2 : 1)
+            start = end + lineEndingLength(bytes[end...])
         }
         finish()
         return result
+    }
+
+    /// Whether `bytes` end in an odd number of backslashes: an escape of
+    /// what follows, not an escaped backslash.
+    private static func endsInEscape(_ bytes: [UInt8]) -> Bool {
+        bytes.reversed().prefix { $0 == UInt8(ascii: "\\") }.count % 2 == 1
+    }
+
+    /// The bytes of the line ending `rest` starts with: LF, CR LF, CR, or
+    /// CR CR LF (iPhone exports of the iOS 6 era), which ends one line, so
+    /// that a folded value goes on across it.
+    private static func lineEndingLength(_ rest: ArraySlice<UInt8>) -> Int {
+        let ending = rest.prefix(3)
+        return ending.starts(with: [0x0D, 0x0D, 0x0A]) ? 3 : ending.starts(with: [0x0D, 0x0A]) ? 2 : 1
     }
 
     /// The offset of the colon that ends a line's head (the first one
@@ -137,7 +145,31 @@ struct VCardContentLine {
     ///   none and is not UTF-8.
     init?(_ bytes: [UInt8], legacyCharset: String.Encoding) {
         guard let colon = Self.headEnd(bytes) else { return nil }
-        let head = Self.text(Array(bytes[..<colon]), charset: nil, legacyCharset: legacyCharset)
+        let pieces = Self.headPieces(Self.text(Array(bytes[..<colon]), charset: nil, legacyCharset: legacyCharset))
+        let nameWithGroup = pieces[0].trimmingCharacters(in: .whitespaces)
+        let nameParts = nameWithGroup.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+        // `a.b.NAME` keeps all but the last part as the group.
+        if let dot = nameWithGroup.lastIndex(of: ".") {
+            group = String(nameWithGroup[..<dot])
+            writtenName = String(nameWithGroup[nameWithGroup.index(after: dot)...])
+        } else {
+            group = nil
+            writtenName = nameParts[0]
+        }
+        name = writtenName.uppercased()
+        guard !name.isEmpty else { return nil }
+        let (parameters, written, isQuotedPrintable, charset) = Self.readParameters(pieces.dropFirst())
+        self.parameters = parameters
+        writtenParameters = written
+        var valueBytes = Array(bytes[(colon + 1)...])
+        if isQuotedPrintable { valueBytes = Self.quotedPrintableBytes(valueBytes) }
+        value = Self.text(valueBytes, charset: charset, legacyCharset: legacyCharset)
+        self.charset = charset
+    }
+
+    /// A head's pieces, split at each semicolon outside double quotes: the
+    /// name with its group first, then the parameters as written.
+    private static func headPieces(_ head: String) -> [String] {
         var pieces: [String] = [], current = "", inQuotes = false
         for character in head {
             if character == "\"" {
@@ -151,21 +183,16 @@ struct VCardContentLine {
             }
         }
         pieces.append(current)
-        let nameWithGroup = pieces[0].trimmingCharacters(in: .whitespaces)
-        let nameParts = nameWithGroup.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
-        // `a.b.NAME` keeps all but the last part as the group.
-        if let dot = nameWithGroup.lastIndex(of: ".") {
-            group = String(nameWithGroup[..<dot])
-            writtenName = String(nameWithGroup[nameWithGroup.index(after: dot)...])
-        } else {
-            group = nil
-            writtenName = nameParts[0]
-        }
-        name = writtenName.uppercased()
-        guard !name.isEmpty else { return nil }
+        return pieces
+    }
+
+    /// The parameters of a head's pieces, as read and as written; the
+    /// encoding and charset apart, as they say how to read the value.
+    private static func readParameters(_ pieces: ArraySlice<String>)
+        -> (parameters: [(String, [String])], written: [String], isQuotedPrintable: Bool, charset: String?) {
         var parameters: [(String, [String])] = [], written: [String] = []
         var isQuotedPrintable = false, charset: String?
-        for piece in pieces.dropFirst() where !piece.isEmpty {
+        for piece in pieces where !piece.isEmpty {
             guard let equals = piece.firstIndex(of: "=") else {
                 if piece.uppercased() == "QUOTED-PRINTABLE" { isQuotedPrintable = true; continue }
                 parameters.append((piece.uppercased(), []))
@@ -194,12 +221,7 @@ struct VCardContentLine {
                 written.append(piece)
             }
         }
-        self.parameters = parameters
-        writtenParameters = written
-        var valueBytes = Array(bytes[(colon + 1)...])
-        if isQuotedPrintable { valueBytes = Self.quotedPrintableBytes(valueBytes) }
-        value = Self.text(valueBytes, charset: charset, legacyCharset: legacyCharset)
-        self.charset = charset
+        return (parameters, written, isQuotedPrintable, charset)
     }
 
     /// The charset a CHARSET parameter names, if Foundation reads it.
