@@ -77,17 +77,11 @@ package struct ImportPipeline {
     /// Writes every contact of the inputs in the caller's transaction.
     func run(_ db: Database) throws -> ImportReport {
         let total = inputs.reduce(0) { $0 + $1.byteCount }
-        let now = Timestamp.string(from: Date())
-        let writer = try ContactWriter(db, book: book)
-        writer.rehomingTakenIDs = true
-        var indexes = try DeferredIndexes(
-            db, minimumContacts: deferringIndexesAfter, searchingEvery: searchCatchUpContacts, sortingThreads: workers)
-        var report = ImportReport()
+        var writing = try Writing(db, for: self, totalBytes: total)
         let readingSide = ReadingSide()
-        let (inputs, skippingInvalid, existing, regions) = (inputs, skippingInvalid, existing, writer.regions)
+        let (inputs, skippingInvalid, existing, regions) = (inputs, skippingInvalid, existing, writing.writer.regions)
         let writingStarted = PhaseClock.threadNow()
-        if deferringAtOnce { try indexes.expect(total / Self.bytesPerContact, db) }
-        var groupLines: [String: Int] = [:]
+        if deferringAtOnce { try writing.indexes.expect(total / Self.bytesPerContact, db) }
         let times = try BatchPipeline<[Record], [Result<Prepared, ContactsDBError>]>.run(
             capacity: Self.capacity(workers: workers), maxWeight: Self.photoBytesInFlight, workers: workers,
             read: { pipeline in try Self.read(inputs, into: pipeline, counting: readingSide) },
@@ -98,114 +92,163 @@ package struct ImportPipeline {
                     }
                 }
             },
-            write: { batch in
-                // The batch's contacts are written together, up to a group
-                // card, which may name them, and in their order around it.
-                var contacts: [ContactWriter.NewContact] = []
-                var afterwards: [(bytesRead: Int, unusual: UnusualValues, draft: ContactDraft?)] = []
-                func writeContacts() throws {
-                    var start = 0
-                    // Written in slices that end where deferral begins, and
-                    // before an id the slice holds already, which updates
-                    // or skips the contact its first holder wrote.
-                    while start < contacts.count {
-                        var end = start + min(contacts.count - start, indexes.contactsBeforeDeferring(after: report.imported))
-                        if existing != .fail { end = Self.endOfDistinctIDs(contacts, start..<end) }
-                        try writeContacts(start..<end)
-                        try indexes.didInsert(report.imported, db)
-                        start = end
-                    }
-                    contacts.removeAll(keepingCapacity: true)
-                    afterwards.removeAll(keepingCapacity: true)
+            write: { batch in try writing.write(batch) })
+        return try writing.finish(startedAt: writingStarted, preparing: times.preparing, readingSide: readingSide)
+    }
+
+    /// The calling thread's side: writes the prepared batches in input
+    /// order and keeps the report.
+    private struct Writing {
+        let db: Database
+        let writer: ContactWriter
+        var indexes: DeferredIndexes
+        var report = ImportReport()
+        let now: String
+        let total: Int
+        let existing: ExistingContacts
+        let skippingInvalid: Bool
+        let progress: ImportProgress?
+        /// The kind and member lines of the group cards written.
+        var groupLines: [String: Int] = [:]
+        /// A batch's contacts waiting to be written together, and what is
+        /// counted of each once it is.
+        var contacts: [ContactWriter.NewContact] = []
+        var afterwards: [(bytesRead: Int, unusual: UnusualValues, draft: ContactDraft?)] = []
+
+        init(_ db: Database, for pipeline: ImportPipeline, totalBytes: Int) throws {
+            self.db = db
+            total = totalBytes
+            existing = pipeline.existing
+            skippingInvalid = pipeline.skippingInvalid
+            progress = pipeline.progress
+            now = Timestamp.string(from: Date())
+            let writer = try ContactWriter(db, book: pipeline.book)
+            writer.rehomingTakenIDs = true
+            self.writer = writer
+            indexes = try DeferredIndexes(
+                db, minimumContacts: pipeline.deferringIndexesAfter, searchingEvery: pipeline.searchCatchUpContacts,
+                sortingThreads: pipeline.workers)
+        }
+
+        /// Writes a batch's contacts together, up to a group card, which
+        /// may name them, and in their order around it.
+        mutating func write(_ batch: [Result<Prepared, ContactsDBError>]) throws {
+            for result in batch {
+                let record: Prepared
+                do {
+                    record = try result.get()
+                } catch {
+                    // The contacts before a failure come before it, as on one thread.
+                    try writeContacts()
+                    throw error
                 }
-                func writeContacts(_ slice: Range<Int>) throws {
-                    let adding = existing == .fail ? Array(slice) : try settleExisting(slice)
-                    let results = try writer.insert(
-                        adding.count == slice.count ? contacts[slice] : ArraySlice(adding.map { contacts[$0] }), now: now,
-                        skippingTakenIDs: skippingInvalid)
-                    for (result, counts) in zip(results, adding.map { afterwards[$0] }) {
-                        switch result {
-                        case .success:
-                            report.imported += 1
-                            report.unusual.add(counts.unusual)
-                        case .failure(let error):
-                            report.skipped.append(error.localizedDescription)
-                        }
-                        progress?(counts.bytesRead, total)
-                    }
+                switch record {
+                case let .contact(contact, bytesRead, unusual, draft):
+                    contacts.append(contact)
+                    afterwards.append((bytesRead, unusual, draft))
+                case let .group(card, bytesRead):
+                    try writeContacts()
+                    try writer.write(card, db)
+                    report.groups += 1
+                    for name in card.kindAndMemberLines { groupLines[name, default: 0] += 1 }
+                    progress?(bytesRead, total)
+                case let .skipped(reason, bytesRead):
+                    try writeContacts()
+                    report.skipped.append(reason)
+                    progress?(bytesRead, total)
                 }
-                /// Updates or skips the contacts of `slice` whose ids are
-                /// stored; returns the indices of the others, to add.
-                func settleExisting(_ slice: Range<Int>) throws -> [Int] {
-                    let ids = slice.compactMap { contacts[$0].id }
-                    // A card is here when its book holds a contact of its UID;
-                    // another book's contact of that id is another card.
-                    let stored = ids.isEmpty ? [] : try ContactReader.stored(cardUIDs: ids, inBook: writer.book, db)
-                    guard !stored.isEmpty else { return Array(slice) }
-                    var current: [String: Contact] = [:]
-                    if existing == .update {
-                        // The children are read, and perhaps replaced, through the indexes.
-                        if indexes.isDeferring { try indexes.stopDeferring(db) }
-                        for contact in try ContactReader.withChildren(stored, db) { current[contact.cardUID] = contact }
-                    } else {
-                        for row in stored { current[row.contact.cardUID] = row.contact }
-                    }
-                    let pks = Dictionary(stored.map { ($0.contact.cardUID, $0.pk) }, uniquingKeysWith: { first, _ in first })
-                    var adding: [Int] = []
-                    for index in slice {
-                        guard let id = contacts[index].id, let contact = current[id], let pk = pks[id] else {
-                            adding.append(index)
-                            continue
-                        }
-                        switch (existing, afterwards[index].draft) {
-                        case (.update, let draft?) where !Self.isHeld(draft, by: contact):
-                            try writer.replace(pk: pk, draft, createdAt: contact.createdAt, updatedAt: Date())
-                            report.updated += 1
-                            report.unusual.add(afterwards[index].unusual)
-                        case (.update, _): report.unchanged += 1
-                        default: report.skippedExisting += 1
-                        }
-                        progress?(afterwards[index].bytesRead, total)
-                    }
-                    return adding
+            }
+            try writeContacts()
+        }
+
+        /// Writes the contacts waiting, in slices that end where deferral
+        /// begins, and before an id the slice holds already, which updates
+        /// or skips the contact its first holder wrote.
+        private mutating func writeContacts() throws {
+            var start = 0
+            while start < contacts.count {
+                var end = start + min(contacts.count - start, indexes.contactsBeforeDeferring(after: report.imported))
+                if existing != .fail { end = ImportPipeline.endOfDistinctIDs(contacts, start..<end) }
+                try writeContacts(start..<end)
+                try indexes.didInsert(report.imported, db)
+                start = end
+            }
+            contacts.removeAll(keepingCapacity: true)
+            afterwards.removeAll(keepingCapacity: true)
+        }
+
+        private mutating func writeContacts(_ slice: Range<Int>) throws {
+            let adding = existing == .fail ? Array(slice) : try settleExisting(slice)
+            let results = try writer.insert(
+                adding.count == slice.count ? contacts[slice] : ArraySlice(adding.map { contacts[$0] }), now: now,
+                skippingTakenIDs: skippingInvalid)
+            for (result, counts) in zip(results, adding.map { afterwards[$0] }) {
+                switch result {
+                case .success:
+                    report.imported += 1
+                    report.unusual.add(counts.unusual)
+                case .failure(let error):
+                    report.skipped.append(error.localizedDescription)
                 }
-                for result in batch {
-                    let record: Prepared
-                    do {
-                        record = try result.get()
-                    } catch {
-                        // The contacts before a failure come before it, as on one thread.
-                        try writeContacts()
-                        throw error
-                    }
-                    switch record {
-                    case let .contact(contact, bytesRead, unusual, draft):
-                        contacts.append(contact)
-                        afterwards.append((bytesRead, unusual, draft))
-                    case let .group(card, bytesRead):
-                        try writeContacts()
-                        try writer.write(card, db)
-                        report.groups += 1
-                        for name in card.kindAndMemberLines { groupLines[name, default: 0] += 1 }
-                        progress?(bytesRead, total)
-                    case let .skipped(reason, bytesRead):
-                        try writeContacts()
-                        report.skipped.append(reason)
-                        progress?(bytesRead, total)
-                    }
+                progress?(counts.bytesRead, total)
+            }
+        }
+
+        /// Updates or skips the contacts of `slice` whose ids are stored;
+        /// returns the indices of the others, to add.
+        private mutating func settleExisting(_ slice: Range<Int>) throws -> [Int] {
+            let ids = slice.compactMap { contacts[$0].id }
+            // A card is here when its book holds a contact of its UID;
+            // another book's contact of that id is another card.
+            let stored = ids.isEmpty ? [] : try ContactReader.stored(cardUIDs: ids, inBook: writer.book, db)
+            guard !stored.isEmpty else { return Array(slice) }
+            var current: [String: Contact] = [:]
+            if existing == .update {
+                // The children are read, and perhaps replaced, through the indexes.
+                if indexes.isDeferring { try indexes.stopDeferring(db) }
+                for contact in try ContactReader.withChildren(stored, db) { current[contact.cardUID] = contact }
+            } else {
+                for row in stored { current[row.contact.cardUID] = row.contact }
+            }
+            let pks = Dictionary(stored.map { ($0.contact.cardUID, $0.pk) }, uniquingKeysWith: { first, _ in first })
+            var adding: [Int] = []
+            for index in slice {
+                guard let id = contacts[index].id, let contact = current[id], let pk = pks[id] else {
+                    adding.append(index)
+                    continue
                 }
-                try writeContacts()
-            })
-        report.phases.write = PhaseClock.threadNow() - writingStarted - times.preparing - indexes.searchSecondsWhileWriting
-        (report.phases.indexBuild, report.phases.searchIndex) = try indexes.finish(db)
-        report.phases.searchIndex += indexes.searchSecondsWhileWriting
-        progress?(total, total)
-        // A group card's kind and members were read as its group, not kept.
-        report.extraProperties = readingSide.vCards.extraProperties.merging(groupLines, uniquingKeysWith: -)
-            .merging(readingSide.csv.keptColumns, uniquingKeysWith: +).filter { $0.value > 0 }
-        report.phases.parse = readingSide.parse
-        report.phases.validateAndDerive = readingSide.validateAndDerive.value
-        return report
+                switch (existing, afterwards[index].draft) {
+                case (.update, let draft?) where !ImportPipeline.isHeld(draft, by: contact):
+                    try writer.replace(pk: pk, draft, createdAt: contact.createdAt, updatedAt: Date())
+                    report.updated += 1
+                    report.unusual.add(afterwards[index].unusual)
+                case (.update, _): report.unchanged += 1
+                default: report.skippedExisting += 1
+                }
+                progress?(afterwards[index].bytesRead, total)
+            }
+            return adding
+        }
+
+        /// Builds what deferral left of the indexes and completes the
+        /// report with the phases' times and the properties kept.
+        ///
+        /// - parameter preparing: the seconds this thread spent preparing
+        ///   batches since `started`, which are not writing.
+        mutating func finish(startedAt started: Double, preparing: Double, readingSide: ReadingSide) throws
+            -> ImportReport
+        {
+            report.phases.write = PhaseClock.threadNow() - started - preparing - indexes.searchSecondsWhileWriting
+            (report.phases.indexBuild, report.phases.searchIndex) = try indexes.finish(db)
+            report.phases.searchIndex += indexes.searchSecondsWhileWriting
+            progress?(total, total)
+            // A group card's kind and members were read as its group, not kept.
+            report.extraProperties = readingSide.vCards.extraProperties.merging(groupLines, uniquingKeysWith: -)
+                .merging(readingSide.csv.keptColumns, uniquingKeysWith: +).filter { $0.value > 0 }
+            report.phases.parse = readingSide.parse
+            report.phases.validateAndDerive = readingSide.validateAndDerive.value
+            return report
+        }
     }
 
     /// The vCard reader's counts and the reading side's times, handed from

@@ -147,78 +147,93 @@ public struct ContactJSON: Sendable {
         try expect(.object, &reader, path, "expected a contact object here.")
         var contact = ContactJSON()
         try reader.readObject { reader, key in
-            // Built only when an error names it.
-            func field() -> String { JSONPath.join(path, key) }
-            switch key {
-            case "id": contact.changes.append(.id(try optionalString(&reader, field())))
-            case "uid": contact.changes.append(.uid(try optionalString(&reader, field())))
-            case "firstName": contact.changes.append(.firstName(try optionalString(&reader, field())))
-            case "lastName": contact.changes.append(.lastName(try optionalString(&reader, field())))
-            case "company": contact.changes.append(.company(try optionalString(&reader, field())))
-            case "age": contact.changes.append(.age(try optionalAge(&reader, field())))
-            case "phones":
-                contact.changes.append(.phones(try list(&reader, field()) { reader, path in
-                    var phone = Phone(type: "", value: "")
-                    try object(&reader, path(), ["type": \.type, "value": \.value], required: ["value"],
-                               flags: ["preferred": \.preferred], parameters: \.parameters, ignoring: "e164", into: &phone)
-                    return phone
-                }))
-            case "emails":
-                contact.changes.append(.emails(try list(&reader, field()) { reader, path in
-                    var email = Email(type: "", value: "")
-                    try object(&reader, path(), ["type": \.type, "value": \.value], required: ["value"],
-                               flags: ["preferred": \.preferred], parameters: \.parameters, into: &email)
-                    return email
-                }))
-            case "addresses":
-                contact.changes.append(.addresses(try list(&reader, field()) { reader, path in
-                    var address = Address(type: "")
-                    try object(&reader, path(), [
-                        "type": \.type, "street1": \.street1, "street2": \.street2, "city": \.city,
-                        "state": \.state, "zipcode": \.zipcode, "country": \.country, "poBox": \.poBox,
-                    ], required: [], flags: ["preferred": \.preferred], parameters: \.parameters, into: &address)
-                    return address
-                }))
-            case "kind":
-                let text = try optionalString(&reader, field()) ?? ContactKind.individual.rawValue
-                guard let kind = ContactKind(rawValue: text) else {
-                    throw invalid(field(), "\"\(text)\" is not a kind; use individual or organization.")
-                }
-                contact.changes.append(.kind(kind))
-            case _ where detailTexts.contains(where: { $0.key == key }):
-                let index = detailTexts.firstIndex { $0.key == key }!
-                contact.changes.append(.text(index, try optionalString(&reader, field())))
-            case "photo":
-                contact.changes.append(.photo(try photo(&reader, field())))
-            case "messengers":
-                contact.changes.append(.messengers(try list(&reader, field()) { reader, path in
-                    var messenger = Messenger(service: "", handle: "")
-                    try object(&reader, path(), ["service": \.service, "handle": \.handle],
-                               required: ["service", "handle"], parameters: \.parameters, into: &messenger)
-                    return messenger
-                }))
-            case "favorite":
-                if try reader.readNull() {
-                    contact.changes.append(.favorite(false))
-                } else {
-                    try expect(.bool, &reader, field(), "expected true or false here.")
-                    contact.changes.append(.favorite(try reader.readBool()))
-                }
-            case "groups":
-                contact.changes.append(.groups(try list(&reader, field()) { reader, path in
-                    try expect(.string, &reader, path(), "expected a group name here.")
-                    return try reader.readString()
-                }))
-            case _ where derivedKeys.contains(key):
-                try reader.skipValue()
-            case _ where CardList.byKey[key] != nil:
-                let index = CardList.all.firstIndex { $0.key == key }!
-                contact.changes.append(.cardList(index, try entries(of: CardList.all[index], &reader, field())))
-            default:
-                throw invalid(field(), "unknown key; the keys of a contact are \(keys.joined(separator: ", ")).")
-            }
+            if let change = try Self.change(key, &reader, at: path) { contact.changes.append(change) }
         }
         return contact
+    }
+
+    /// What the value of a contact's `key` sets, read from `reader`; nil
+    /// for a derived key, whose value is skipped.
+    private static func change(_ key: String, _ reader: inout JSONReader, at path: String) throws -> Change? {
+        // Built only when an error names it.
+        func field() -> String { JSONPath.join(path, key) }
+        switch key {
+        case "id": return .id(try optionalString(&reader, field()))
+        case "uid": return .uid(try optionalString(&reader, field()))
+        case "firstName": return .firstName(try optionalString(&reader, field()))
+        case "lastName": return .lastName(try optionalString(&reader, field()))
+        case "company": return .company(try optionalString(&reader, field()))
+        case "age": return .age(try optionalAge(&reader, field()))
+        case "phones": return .phones(try phones(&reader, field()))
+        case "emails": return .emails(try emails(&reader, field()))
+        case "addresses": return .addresses(try addresses(&reader, field()))
+        case "kind":
+            let text = try optionalString(&reader, field()) ?? ContactKind.individual.rawValue
+            guard let kind = ContactKind(rawValue: text) else {
+                throw invalid(field(), "\"\(text)\" is not a kind; use individual or organization.")
+            }
+            return .kind(kind)
+        case _ where detailTexts.contains(where: { $0.key == key }):
+            let index = detailTexts.firstIndex { $0.key == key }!
+            return .text(index, try optionalString(&reader, field()))
+        case "photo": return .photo(try photo(&reader, field()))
+        case "messengers": return .messengers(try messengers(&reader, field()))
+        case "favorite":
+            if try reader.readNull() { return .favorite(false) }
+            try expect(.bool, &reader, field(), "expected true or false here.")
+            return .favorite(try reader.readBool())
+        case "groups":
+            return .groups(try list(&reader, field()) { reader, path in
+                try expect(.string, &reader, path(), "expected a group name here.")
+                return try reader.readString()
+            })
+        case _ where derivedKeys.contains(key):
+            try reader.skipValue()
+            return nil
+        case _ where CardList.byKey[key] != nil:
+            let index = CardList.all.firstIndex { $0.key == key }!
+            return .cardList(index, try entries(of: CardList.all[index], &reader, field()))
+        default:
+            throw invalid(field(), "unknown key; the keys of a contact are \(keys.joined(separator: ", ")).")
+        }
+    }
+
+    private static func phones(_ reader: inout JSONReader, _ field: @autoclosure () -> String) throws -> [Phone] {
+        try list(&reader, field()) { reader, path in
+            var phone = Phone(type: "", value: "")
+            try object(&reader, path(), ["type": \.type, "value": \.value], required: ["value"],
+                       flags: ["preferred": \.preferred], parameters: \.parameters, ignoring: "e164", into: &phone)
+            return phone
+        }
+    }
+
+    private static func emails(_ reader: inout JSONReader, _ field: @autoclosure () -> String) throws -> [Email] {
+        try list(&reader, field()) { reader, path in
+            var email = Email(type: "", value: "")
+            try object(&reader, path(), ["type": \.type, "value": \.value], required: ["value"],
+                       flags: ["preferred": \.preferred], parameters: \.parameters, into: &email)
+            return email
+        }
+    }
+
+    private static func addresses(_ reader: inout JSONReader, _ field: @autoclosure () -> String) throws -> [Address] {
+        try list(&reader, field()) { reader, path in
+            var address = Address(type: "")
+            try object(&reader, path(), [
+                "type": \.type, "street1": \.street1, "street2": \.street2, "city": \.city,
+                "state": \.state, "zipcode": \.zipcode, "country": \.country, "poBox": \.poBox,
+            ], required: [], flags: ["preferred": \.preferred], parameters: \.parameters, into: &address)
+            return address
+        }
+    }
+
+    private static func messengers(_ reader: inout JSONReader, _ field: @autoclosure () -> String) throws -> [Messenger] {
+        try list(&reader, field()) { reader, path in
+            var messenger = Messenger(service: "", handle: "")
+            try object(&reader, path(), ["service": \.service, "handle": \.handle],
+                       required: ["service", "handle"], parameters: \.parameters, into: &messenger)
+            return messenger
+        }
     }
 
     // MARK: - Non public

@@ -62,6 +62,18 @@ struct VCardPropertyMapper {
             return keep(line)
         }
         switch line.name {
+        case "TEL": return mapPhone(line, label: label)
+        case "EMAIL": return mapEmail(line, label: label)
+        case "ADR": return mapAddress(line, label: label)
+        case "IMPP": return mapMessenger(line, label: label)
+        default: return mapHeldOnce(line, isFirst: isFirst)
+        }
+    }
+
+    /// Maps a property the model holds once; a repeat of it, or a value
+    /// its field cannot hold as written, is kept in `extra`.
+    private mutating func mapHeldOnce(_ line: VCardContentLine, isFirst: Bool) -> Bool {
+        switch line.name {
         case "N" where isFirst:
             let parts = Self.nameParts(line)
             (draft.lastName, draft.firstName, draft.middleName) = (parts[0], parts[1], parts[2])
@@ -91,26 +103,6 @@ struct VCardPropertyMapper {
         case "BDAY" where isFirst:
             guard let date = Self.date(line) else { return keep(line) }
             draft.birthday = date
-        case "TEL":
-            let value = line.value.lowercased().hasPrefix("tel:") ? String(line.text.dropFirst(4)) : line.text
-            guard !value.trimmingCharacters(in: .whitespaces).isEmpty else { return keep(line) }
-            draft.phones.append(Phone(type: label ?? VCardLabels.label(types: line.types, fallback: "other"),
-                                      value: value, preferred: Self.isPreferred(line), parameters: Self.unheld(line, label: label)))
-        case "EMAIL":
-            guard !line.text.trimmingCharacters(in: .whitespaces).isEmpty else { return keep(line) }
-            draft.emails.append(Email(type: label ?? VCardLabels.label(types: line.types, fallback: "other"),
-                                      value: line.text, preferred: Self.isPreferred(line), parameters: Self.unheld(line, label: label)))
-        case "ADR":
-            let parts = line.components
-            guard parts.count <= 7, parts.contains(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty })
-            else { return keep(line) }
-            let padded = parts + Array(repeating: "", count: 7 - parts.count)
-            draft.addresses.append(Address(
-                type: label ?? VCardLabels.label(types: line.types, fallback: "other"), street1: padded[2],
-                street2: padded[1], city: padded[3], state: padded[4], zipcode: padded[5], country: padded[6],
-                poBox: padded[0], preferred: Self.isPreferred(line), parameters: Self.unheld(line, label: label)))
-        case "IMPP":
-            return mapMessenger(line, label: label)
         case "PHOTO" where isFirst && line.group == nil:
             guard let photo = Self.photo(line) else { return keep(line) }
             draft.photo = photo
@@ -125,6 +117,38 @@ struct VCardPropertyMapper {
         default:
             return keep(line)
         }
+        return true
+    }
+
+    /// TEL: a `tel:` URI's number, or the text as written. An empty one,
+    /// here and in the other lists, is kept in `extra`.
+    private mutating func mapPhone(_ line: VCardContentLine, label: String?) -> Bool {
+        let value = line.value.lowercased().hasPrefix("tel:") ? String(line.text.dropFirst(4)) : line.text
+        guard !value.trimmingCharacters(in: .whitespaces).isEmpty else { return keep(line) }
+        draft.phones.append(Phone(type: label ?? VCardLabels.label(types: line.types, fallback: "other"),
+                                  value: value, preferred: Self.isPreferred(line), parameters: Self.unheld(line, label: label)))
+        return true
+    }
+
+    /// EMAIL: the address as written.
+    private mutating func mapEmail(_ line: VCardContentLine, label: String?) -> Bool {
+        guard !line.text.trimmingCharacters(in: .whitespaces).isEmpty else { return keep(line) }
+        draft.emails.append(Email(type: label ?? VCardLabels.label(types: line.types, fallback: "other"),
+                                  value: line.text, preferred: Self.isPreferred(line), parameters: Self.unheld(line, label: label)))
+        return true
+    }
+
+    /// ADR: its seven components, the missing ones empty; one with more
+    /// is kept in `extra`.
+    private mutating func mapAddress(_ line: VCardContentLine, label: String?) -> Bool {
+        let parts = line.components
+        guard parts.count <= 7, parts.contains(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty })
+        else { return keep(line) }
+        let padded = parts + Array(repeating: "", count: 7 - parts.count)
+        draft.addresses.append(Address(
+            type: label ?? VCardLabels.label(types: line.types, fallback: "other"), street1: padded[2],
+            street2: padded[1], city: padded[3], state: padded[4], zipcode: padded[5], country: padded[6],
+            poBox: padded[0], preferred: Self.isPreferred(line), parameters: Self.unheld(line, label: label)))
         return true
     }
 

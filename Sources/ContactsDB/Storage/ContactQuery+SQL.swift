@@ -38,31 +38,43 @@ extension ContactQuery {
     /// The WHERE clause (or "") and its arguments. Every value is bound as
     /// a parameter; none is ever spliced into the SQL text.
     func whereClause(_ plan: QueryPlan = QueryPlan()) -> (sql: String, arguments: StatementArguments) {
-        var conditions: [String] = []
-        var arguments = StatementArguments()
-        func addOfCard(_ condition: String, _ values: [(any DatabaseValueConvertible)?]) {
-            conditions.append(condition)
+        var conditions = WhereConditions(isUnified: isUnified, plan: plan)
+        if isUnified { conditions.addOfCard("contact.isPersonHead = 1", []) }
+        for filter in filters { conditions.add(filter) }
+        let sql = conditions.sql.isEmpty ? "" : "WHERE " + conditions.sql.joined(separator: " AND ")
+        return (sql, conditions.arguments)
+    }
+
+    /// The conditions of a WHERE clause, which are ANDed, and their
+    /// arguments in order.
+    private struct WhereConditions {
+        let isUnified: Bool
+        let plan: QueryPlan
+        private(set) var sql: [String] = []
+        private(set) var arguments = StatementArguments()
+
+        init(isUnified: Bool, plan: QueryPlan) {
+            self.isUnified = isUnified
+            self.plan = plan
+        }
+
+        mutating func addOfCard(_ condition: String, _ values: [(any DatabaseValueConvertible)?]) {
+            sql.append(condition)
             arguments += StatementArguments(values)
         }
+
         // Unified, a person holds what any of its cards does: the inner
         // `contact` is each linked card, the set of people read once.
-        func add(_ condition: String, _ values: [(any DatabaseValueConvertible)?]) {
+        mutating func add(_ condition: String, _ values: [(any DatabaseValueConvertible)?]) {
             guard isUnified else { return addOfCard(condition, values) }
             addOfCard("((\(condition)) OR contact.personId IN (SELECT personId FROM contact WHERE personId IS NOT NULL AND (\(condition))))",
                       values + values)
         }
-        if isUnified { addOfCard("contact.isPersonHead = 1", []) }
-        for filter in filters {
+
+        mutating func add(_ filter: ContactFilter) {
             switch filter {
             case .books(let names):
-                // One book is a constant to the planner, whose own index then
-                // gives the default order too.
-                if names.count == 1 {
-                    add("contact.bookId = (SELECT id FROM book WHERE nameKey = ?)", [Text.groupKey(names[0])])
-                } else {
-                    add("contact.bookId IN (SELECT id FROM book WHERE nameKey IN (SELECT value FROM json_each(?)))",
-                        [JSONText.array(names.map(Text.groupKey))])
-                }
+                addBooks(names)
             case .has(let attributes) where isUnified:
                 // Each attribute on any card: the union kept on a linked
                 // card (Schema/0021), read from the heads' order indexes.
@@ -71,42 +83,12 @@ extension ContactQuery {
             case .has(let attributes):
                 add("contact.attributes & ? = ?", [attributes.rawValue, attributes.rawValue])
             case .namePrefix(let text):
-                // A word's keys are alternatives: any of them may begin a word.
-                for keys in Self.namePrefixKeys(text) {
-                    if keys.contains(where: plan.scannedNamePrefixes.contains) {
-                        // Each word follows a space in `nameWords`.
-                        let checks = keys.map { _ in "instr(contact.nameWords, ?) > 0" }
-                        add(checks.count == 1 ? checks[0] : "(" + checks.joined(separator: " OR ") + ")",
-                            keys.map { " " + String(decoding: $0, as: UTF8.self) })
-                    } else {
-                        // UTF-8 never holds 0xFF, so key‖FF bounds every word
-                        // that starts with key.
-                        let ranges = keys.map { _ in "SELECT contactPk FROM nameWord WHERE word >= ? AND word < ?" }
-                        add("contact.pk IN (" + ranges.joined(separator: " UNION ") + ")",
-                            keys.flatMap { [$0, $0 + [0xFF]] })
-                    }
-                }
+                addNamePrefix(text)
             case .phone(let text):
-                let (condition, values) = Self.phoneCondition(Self.phoneDigits(text, regions: plan.regions))
+                let (condition, values) = ContactQuery.phoneCondition(ContactQuery.phoneDigits(text, regions: plan.regions))
                 add(condition, values)
             case .text(let text):
-                for words in Self.textWords(text) {
-                    let word = words[0]
-                    var inText: (sql: String, values: [(any DatabaseValueConvertible)?])
-                    if words.contains(where: plan.scannedTextWords.contains) {
-                        // Each word follows a space in `searchWords`.
-                        inText = (words.map { _ in "instr(contact.searchWords, ?) > 0" }.joined(separator: " OR "),
-                                  words.map { " " + $0 })
-                    } else {
-                        inText = ("contact.pk IN (SELECT rowid FROM contactSearch WHERE contactSearch MATCH ?)",
-                                  [words.map { Self.textMatch($0) }.joined(separator: " OR ")])
-                    }
-                    if Self.searchesPhones(word) {
-                        let phones = Self.phoneCondition(Self.phoneDigits(word, regions: plan.regions))
-                        inText = (inText.sql + " OR " + phones.sql, inText.values + phones.values)
-                    }
-                    add(words.count > 1 || Self.searchesPhones(word) ? "(" + inText.sql + ")" : inText.sql, inText.values)
-                }
+                addText(text)
             case .emailContains(let text):
                 add("contact.pk IN (SELECT contactPk FROM email WHERE instr(valueFolded, ?) > 0)",
                     [Collation.fold(text)])
@@ -128,8 +110,56 @@ extension ContactQuery {
                 addOfCard("contact.sortIndex = ?", [SectionIndex.position[label.uppercased()] ?? -1])
             }
         }
-        let sql = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
-        return (sql, arguments)
+
+        private mutating func addBooks(_ names: [String]) {
+            // One book is a constant to the planner, whose own index then
+            // gives the default order too.
+            if names.count == 1 {
+                add("contact.bookId = (SELECT id FROM book WHERE nameKey = ?)", [Text.groupKey(names[0])])
+            } else {
+                add("contact.bookId IN (SELECT id FROM book WHERE nameKey IN (SELECT value FROM json_each(?)))",
+                    [JSONText.array(names.map(Text.groupKey))])
+            }
+        }
+
+        private mutating func addNamePrefix(_ text: String) {
+            // A word's keys are alternatives: any of them may begin a word.
+            for keys in ContactQuery.namePrefixKeys(text) {
+                if keys.contains(where: plan.scannedNamePrefixes.contains) {
+                    // Each word follows a space in `nameWords`.
+                    let checks = keys.map { _ in "instr(contact.nameWords, ?) > 0" }
+                    add(checks.count == 1 ? checks[0] : "(" + checks.joined(separator: " OR ") + ")",
+                        keys.map { " " + String(decoding: $0, as: UTF8.self) })
+                } else {
+                    // UTF-8 never holds 0xFF, so key‖FF bounds every word
+                    // that starts with key.
+                    let ranges = keys.map { _ in "SELECT contactPk FROM nameWord WHERE word >= ? AND word < ?" }
+                    add("contact.pk IN (" + ranges.joined(separator: " UNION ") + ")",
+                        keys.flatMap { [$0, $0 + [0xFF]] })
+                }
+            }
+        }
+
+        private mutating func addText(_ text: String) {
+            for words in ContactQuery.textWords(text) {
+                let word = words[0]
+                var inText: (sql: String, values: [(any DatabaseValueConvertible)?])
+                if words.contains(where: plan.scannedTextWords.contains) {
+                    // Each word follows a space in `searchWords`.
+                    inText = (words.map { _ in "instr(contact.searchWords, ?) > 0" }.joined(separator: " OR "),
+                              words.map { " " + $0 })
+                } else {
+                    inText = ("contact.pk IN (SELECT rowid FROM contactSearch WHERE contactSearch MATCH ?)",
+                              [words.map { ContactQuery.textMatch($0) }.joined(separator: " OR ")])
+                }
+                if ContactQuery.searchesPhones(word) {
+                    let phones = ContactQuery.phoneCondition(ContactQuery.phoneDigits(word, regions: plan.regions))
+                    inText = (inText.sql + " OR " + phones.sql, inText.values + phones.values)
+                }
+                add(words.count > 1 || ContactQuery.searchesPhones(word) ? "(" + inText.sql + ")" : inText.sql,
+                    inText.values)
+            }
+        }
     }
 
     /// The ORDER BY terms; each matches one index of the schema, so no sort
