@@ -286,22 +286,7 @@ package struct ImportPipeline {
             if records.count == batchSize || photoBytes >= batchPhotoBytes { try flush() }
         }
         func readOne(_ input: ContactsInput) throws {
-            if CSVRecords.isCSV(input.bytes) {
-                try side.csv.forEachContact(in: input.bytes, source: input.source) { path, end, result in
-                    try add(path, offset + end, result)
-                    input.release?(end)
-                }
-            } else if VCardReader.isVCard(input.bytes) {
-                try side.vCards.forEachCard(in: input.bytes, source: input.source) { card, end in
-                    try add(card.path, offset + end, card.result)
-                    input.release?(end)
-                }
-            } else {
-                try ContactJSON.forEachContact(in: input.bytes, source: input.source) { path, end, contact in
-                    try add(path, offset + end, .success(contact.draft))
-                    input.release?(end)
-                }
-            }
+            try forEachRecord(in: input, side: side) { path, end, result in try add(path, offset + end, result) }
         }
         do {
             for input in inputs {
@@ -325,6 +310,31 @@ package struct ImportPipeline {
             // Records read before a reading error come before it.
             try flush()
             throw error
+        }
+    }
+
+    /// Calls `body` with each record of one input (its path, the offset of
+    /// its end, and it) as the reader its bytes call for reads them, and
+    /// lets go of the bytes read.
+    private static func forEachRecord(
+        in input: ContactsInput, side: ReadingSide,
+        _ body: (String, Int, Result<ContactDraft, ContactsDBError>) throws -> Void
+    ) throws {
+        if CSVRecords.isCSV(input.bytes) {
+            try side.csv.forEachContact(in: input.bytes, source: input.source) { path, end, result in
+                try body(path, end, result)
+                input.release?(end)
+            }
+        } else if VCardReader.isVCard(input.bytes) {
+            try side.vCards.forEachCard(in: input.bytes, source: input.source) { card, end in
+                try body(card.path, end, card.result)
+                input.release?(end)
+            }
+        } else {
+            try ContactJSON.forEachContact(in: input.bytes, source: input.source) { path, end, contact in
+                try body(path, end, .success(contact.draft))
+                input.release?(end)
+            }
         }
     }
 
