@@ -17,6 +17,7 @@ public struct WebApp: Sendable {
     /// The secret the printed address carries; 256 random bits.
     let token: String
 
+    /// An app over `store`, with a token of its own.
     public init(store: ContactStore) {
         self.store = store
         var generator = SystemRandomNumberGenerator()
@@ -93,6 +94,7 @@ public enum WebAppError: Error, LocalizedError, Equatable {
     /// The port is taken, or not this user's to take.
     case cannotListen(port: Int, reason: String)
 
+    /// One sentence naming the port and the system's reason.
     public var errorDescription: String? {
         switch self {
         case let .cannotListen(port, reason): "Cannot serve on 127.0.0.1:\(port): \(reason)."
