@@ -256,7 +256,7 @@ struct RawQueries {
         let found = typed.hasPrefix("+") ? cpn_e164(typed, "ZZ", 0, &e164, 64, nil) != 0
             : regions.split(separator: ",").contains { cpn_e164(typed, String($0), 1, &e164, 64, nil) == 1 }
         let digits = String(typed.unicodeScalars.filter { ("0"..."9").contains($0) })
-        let international = found ? String(String(cString: e164).dropFirst()) : nil
+        let international = found ? String(String(nulTerminated: e164).dropFirst()) : nil
         guard let international, !international.contains(digits) else { return [digits] }
         return digits.contains(international) ? [international] : [digits, international]
     }

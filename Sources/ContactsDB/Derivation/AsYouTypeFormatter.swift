@@ -27,6 +27,6 @@ public final class AsYouTypeFormatter: @unchecked Sendable {
         for scalar in typed.unicodeScalars {
             cpn_formatter_input(formatter, scalar.value, &shown, Int32(shown.count))
         }
-        return typed.isEmpty ? "" : String(decoding: shown.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return typed.isEmpty ? "" : String(nulTerminated: shown)
     }
 }

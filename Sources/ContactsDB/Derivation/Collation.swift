@@ -18,7 +18,7 @@ enum Collation {
         var buffer = [CChar](repeating: 0, count: 64)
         cicu_collation_version(&buffer, Int32(buffer.count))
         // "fold" marks keys and folded words computed by the ICU-derived fold.
-        return "icu " + String(cString: buffer) + " primary fold"
+        return "icu " + String(nulTerminated: buffer) + " primary fold"
     }()
 
     /// The bytewise-comparable ICU sort key of `text`.
@@ -129,7 +129,7 @@ enum SectionIndex {
     static let buckets: [(key: String, index: Int)] = {
         var buffer = [CChar](repeating: 0, count: 64)
         let letterLabels: [String?] = (0..<cicu_bucket_count()).map { bucket in
-            cicu_bucket_label(bucket, &buffer, Int32(buffer.count)) != 0 ? String(cString: buffer) : nil
+            cicu_bucket_label(bucket, &buffer, Int32(buffer.count)) != 0 ? String(nulTerminated: buffer) : nil
         }
         let letterCount = letterLabels.compactMap { $0 }.count
         var position = 0

@@ -49,7 +49,7 @@ package struct PhoneNumber: Sendable {
         if let masked = russianMask(e164) { return masked }
         var buffer = [CChar](repeating: 0, count: 64)
         guard cpn_display(e164, regions.description, &buffer, Int32(buffer.count)) == 1 else { return value }
-        return text(of: buffer)
+        return String(nulTerminated: buffer)
     }
 
     // MARK: - Non public
@@ -139,10 +139,6 @@ package struct PhoneNumber: Sendable {
             // A +7 number the mask does not fit was left unformatted.
             return (form, shown.pointee != 0 ? String(cString: shown) : display(value: value, e164: form, regions: regions))
         }
-    }
-
-    private static func text(of buffer: [CChar]) -> String {
-        String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     private static func parsed(_ value: String, regions: PhoneRegions) -> cpn_number? {

@@ -67,7 +67,7 @@ public struct PhotoImage: Hashable, Sendable {
             }
         }
         guard made == 1 else {
-            throw ContactsDBError.invalidPhoto(.undecodable(format: format.name, reason: Self.text(error)))
+            throw ContactsDBError.invalidPhoto(.undecodable(format: format.name, reason: String(nulTerminated: error)))
         }
         defer { cvips_free(output.bytes) }
         mediaType = format.mediaType
@@ -141,7 +141,7 @@ public struct PhotoImage: Hashable, Sendable {
             exclusively { cvips_read_header(bytes.baseAddress, bytes.count, &header, &error, error.count) }
         }
         guard read == 1 else {
-            throw ContactsDBError.invalidPhoto(.undecodable(format: format.name, reason: text(error)))
+            throw ContactsDBError.invalidPhoto(.undecodable(format: format.name, reason: String(nulTerminated: error)))
         }
         // libheif reads AVIF too; photos are HEIC (HEVC) only.
         let compression = withUnsafeBytes(of: header.compression) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
@@ -162,11 +162,6 @@ public struct PhotoImage: Hashable, Sendable {
         defer { decoding.unlock() }
         return body()
     }
-
-    /// A C string libvips wrote into `buffer`.
-    static func text(_ buffer: [CChar]) -> String {
-        String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
 }
 
 extension PhotoImage {
@@ -180,7 +175,7 @@ extension PhotoImage {
         var error = [CChar](repeating: 0, count: 256)
         guard cvips_encode_sample(Int32(width), Int32(height), Int32(bands), format, Int32(orientation), &output, &error, error.count) == 1
         else {
-            throw ContactsDBError.databaseFailure(reason: "cannot encode a sample: \(text(error))")
+            throw ContactsDBError.databaseFailure(reason: "cannot encode a sample: \(String(nulTerminated: error))")
         }
         defer { cvips_free(output.bytes) }
         return Data(bytes: output.bytes, count: output.length)

@@ -112,3 +112,11 @@ enum Text {
         }
     }
 }
+
+extension String {
+    /// The text a C function wrote into `buffer`, up to its first NUL (all
+    /// of it when there is none); bytes that are not UTF-8 become U+FFFD.
+    package init(nulTerminated buffer: [CChar]) {
+        self.init(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

@@ -155,7 +155,7 @@ enum InputFile {
         guard descriptor >= 0 else {
             throw ContactsDBError.unreadableFile(path: "stdin", reason: "no temporary file could be made to read it into")
         }
-        unlink(String(cString: name))
+        unlink(name)
         defer { close(descriptor) }
         var space = statvfs()
         let free = statvfs(directory, &space) == 0 ? Int(space.f_bavail) * Int(space.f_frsize) : Int.max
