@@ -28,8 +28,9 @@ struct Endpoints: Sendable {
 
     private func addReads(to router: Router<some RequestContext>) {
         router.get("/") { _, _ in await document() }
-        router.get("/api/info") { _, _ in try await answer { try info() } }
-        router.get("/api/list") { request, _ in try await answer { try list(request.uri.queryParameters) } }
+        for (path, read) in preloadableReads {
+            router.get(RouterPath(stringLiteral: path)) { request, _ in try await answer { try read(request.uri) } }
+        }
         router.get("/api/contact") { request, _ in try await answer { try contact(try contactID(request)) } }
         router.get("/api/photo") { request, _ in try await image { try store.photo(id: try contactID(request)) } }
         router.get("/api/thumbnail") { request, _ in try await image { try store.thumbnail(id: try contactID(request)) } }
@@ -225,22 +226,24 @@ struct Endpoints: Sendable {
 
     // MARK: - Non public
 
+    /// The reads whose answers the page's document may carry, by path:
+    /// their routes and the document call the same ones.
+    private var preloadableReads: [(path: String, read: @Sendable (URI) throws -> Data)] {
+        [("/api/info", { _ in try info() }), ("/api/list", { try list($0.queryParameters) })]
+    }
+
     /// The page, with the answers to its first requests in it; one that
     /// fails is left out, for the page to ask for and show its error.
     private func document() async -> Response {
+        let reads = preloadableReads
         let answers = await offServerThreads {
-            Page.preloadedPaths.compactMap { path in (try? get(URI(path))).map { (path, $0) } }
+            Page.preloadedPaths.compactMap { path -> (path: String, json: Data)? in
+                let uri = URI(path)
+                guard let read = reads.first(where: { $0.path == uri.path })?.read else { return nil }
+                return (try? read(uri)).map { (path, $0) }
+            }
         }
         return Page.document(answers: (try? answers.get()) ?? [])
-    }
-
-    /// The JSON of a GET the page may find preloaded.
-    private func get(_ uri: URI) throws -> Data {
-        switch uri.path {
-        case "/api/list": try list(uri.queryParameters)
-        case "/api/info": try info()
-        default: throw HTTPError(.notFound)
-        }
     }
 
     /// Runs `body` off the server's threads, which the store would block.
