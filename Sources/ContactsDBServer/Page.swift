@@ -16,8 +16,7 @@ enum Page {
     /// The document with `answers` (path, JSON) for the script to take
     /// instead of asking. Its inline parts run under a nonce of its own.
     static func document(answers: [(path: String, json: Data)]) -> Response {
-        var generator = SystemRandomNumberGenerator()
-        let nonce = (0..<2).map { _ in String(format: "%016llx", generator.next() as UInt64) }.joined()
+        let nonce = WebApp.randomHex(words: 2)
         var bytes = template.head
         bytes += Array("<style nonce=\"\(nonce)\">\n".utf8) + PackageResources.app_css + Array("</style>\n".utf8)
         bytes += Array("<script type=\"application/json\" id=\"preloaded\">".utf8) + preloaded(answers)

@@ -20,8 +20,13 @@ public struct WebApp: Sendable {
     /// An app over `store`, with a token of its own.
     public init(store: ContactStore) {
         self.store = store
+        token = Self.randomHex(words: 4)
+    }
+
+    /// `words` random 64-bit words in hex: the token, a page's nonce.
+    static func randomHex(words: Int) -> String {
         var generator = SystemRandomNumberGenerator()
-        token = (0..<4).map { _ in String(format: "%016llx", generator.next() as UInt64) }.joined()
+        return (0..<words).map { _ in String(format: "%016llx", generator.next() as UInt64) }.joined()
     }
 
     /// Serves on 127.0.0.1 until SIGINT or SIGTERM, then returns; a write
