@@ -41,8 +41,7 @@ struct VCardContentLine {
     /// newlines escaped (`\n`) as vCard 3.0 and 4.0 write them.
     var keptText: String {
         let head = ([(group.map { $0 + "." } ?? "") + writtenName] + writtenParameters).joined(separator: ";")
-        return head + ":" + value.replacingOccurrences(of: "\r\n", with: "\\n").replacingOccurrences(of: "\n", with: "\\n")
-            .replacingOccurrences(of: "\r", with: "\\n")
+        return head + ":" + VCardWriter.escapingLineBreaks(value)
     }
 
     // MARK: - Reading

@@ -82,7 +82,13 @@ enum VCardWriter {
             (lines + ["END:VCARD"]).map(VCardWriter.fold).joined(separator: "\r\n") + "\r\n"
         }
 
-        mutating func add(_ line: String) { lines.append(line) }
+        /// Adds a content line. A line break never reaches the card raw,
+        /// whatever a value held (an extra line or parameters stored by an
+        /// older build): it is written `\n`, so it cannot begin a property
+        /// of its own (docs/vcard.md, "Line breaks").
+        mutating func add(_ line: String) {
+            lines.append(line.utf8.contains { $0 == 0x0A || $0 == 0x0D } ? VCardWriter.escapingLineBreaks(line) : line)
+        }
 
         mutating func addText(_ name: String, _ value: String?) {
             if let value { add("\(name):\(VCardWriter.escape(value))") }
@@ -308,8 +314,9 @@ enum VCardWriter {
         components.map { escape($0 ?? "") }.joined(separator: ";")
     }
 
-    /// RFC 6350 §3.4, RFC 2426 §5: backslash, comma, semicolon and newline
-    /// escaped.
+    /// RFC 6350 §3.4, RFC 2426 §5: backslash, comma, semicolon and line
+    /// breaks escaped; a lone CR is a line break too, since readers end a
+    /// line at CR, LF or both.
     static func escape(_ text: String) -> String {
         var result = ""
         for character in text {
@@ -317,11 +324,18 @@ enum VCardWriter {
             case "\\": result += "\\\\"
             case ",": result += "\\,"
             case ";": result += "\\;"
-            case "\n", "\r\n": result += "\\n"
+            case "\n", "\r\n", "\r": result += "\\n"
             default: result.append(character)
             }
         }
         return result
+    }
+
+    /// Each line break (CR LF, CR or LF) written `\n`, nothing else
+    /// touched.
+    static func escapingLineBreaks(_ line: String) -> String {
+        line.replacingOccurrences(of: "\r\n", with: "\\n").replacingOccurrences(of: "\r", with: "\\n")
+            .replacingOccurrences(of: "\n", with: "\\n")
     }
 
     /// Folds a line into pieces of at most 75 octets, never inside a UTF-8

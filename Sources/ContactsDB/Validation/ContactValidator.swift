@@ -148,8 +148,16 @@ package enum ContactValidator {
                 photo.mediaType = try PhotoImage(photo.data).mediaType
             } else if let found = PhotoImage.mediaType(of: photo.data) {
                 photo.mediaType = found
+            } else {
+                try ContactValidator.checkControlCharacters(photo.mediaType, field("photo.mediaType"), allowingNewlines: false)
             }
             return photo
+        }
+
+        /// Whatever its origin, a text written into a vCard line as it is
+        /// (not escaped) holds no line break, which would end the line.
+        private func requireOneLine(_ text: String, _ field: @autoclosure () -> String, _ why: String) throws {
+            try require(!text.utf8.contains { $0 == 0x0A || $0 == 0x0D }, field(), "\(quoted(text)) holds a line break; \(why).")
         }
 
         // MARK: - The whole card
@@ -195,6 +203,7 @@ package enum ContactValidator {
                     result[index] = tidied
                 case .contentLine:
                     try require(text.utf8.count <= maxExtraLineBytes, field, "the line is longer than 16 MiB.")
+                    try requireOneLine(text, field, "an extra property is one vCard content line")
                     try require(Self.isContentLine(text, strictName: isTyped), field,
                         "\(quoted(text)) is not a vCard content line; write NAME:value or NAME;PARAM=x:value.")
                     try checkControls(text, field, allowingNewlines: false)
@@ -333,6 +342,7 @@ package enum ContactValidator {
         private func parameters(_ text: String?, _ field: @autoclosure () -> String) throws -> String? {
             guard let text = text.map({ Text.trimmed($0) }), !text.isEmpty else { return nil }
             try checkText(text, field())
+            try requireOneLine(text, field(), "vCard parameters are written on their property's line")
             var quoted = false, stray = false, pieces: [Substring] = [], start = text.startIndex
             for index in text.indices {
                 switch text[index] {
