@@ -90,7 +90,7 @@ package struct CSVTable {
             case .kept(let property): value = keptValues[property] ?? ""
             }
             if layout == .outlook, value.isEmpty, let blank = CSVLayout.outlookBlanks[name] { return blank }
-            return value
+            return layout == .contactsDB ? value : SpreadsheetCell.neutralised(value)
         })
     }
 

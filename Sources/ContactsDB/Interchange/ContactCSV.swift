@@ -69,7 +69,8 @@ package struct ContactCSV {
             var kept: [String] = []
             var holdsSomething = false
             let result = Result<ContactDraft, Error> {
-                for (index, cell) in fields.prefix(header.count).enumerated() where !cell.isEmpty {
+                for (index, written) in fields.prefix(header.count).enumerated() where !written.isEmpty {
+                    let cell = layout == .contactsDB ? written : SpreadsheetCell.restored(written)
                     if !blanks.isEmpty, let blank = blanks[index], cell == blank { continue }
                     holdsSomething = true
                     switch columns[index] {

@@ -19,9 +19,10 @@ enum StandardOutput {
     private static let capacity = 1 << 16
 
     /// Appends `text`, writing the buffer out when it is full (at once on a
-    /// terminal, so that a person sees lines as they come).
+    /// terminal, so that a person sees lines as they come). On a terminal,
+    /// control characters are shown, not obeyed (``Terminal/visible(_:)``).
     static func write(_ text: String) {
-        append(text.utf8)
+        append((isTerminal ? Terminal.visible(text) : text).utf8)
     }
 
     /// Appends raw bytes (a photo).

@@ -11,10 +11,12 @@ enum Terminal {
         writeStandardError("\(message)\n")
     }
 
-    /// Writes to stderr. A failure there has nowhere left to be reported,
-    /// so it is ignored (FileHandle's `write` would trap instead).
-    static func writeStandardError(_ text: String) {
-        var text = text
+    /// Writes to stderr, control characters shown on a terminal unless
+    /// `drawing` (the progress bar's own CR). A failure there has nowhere
+    /// left to be reported, so it is ignored (FileHandle's `write` would
+    /// trap instead).
+    static func writeStandardError(_ text: String, drawing: Bool = false) {
+        var text = isStandardErrorATerminal && !drawing ? visible(text) : text
         text.withUTF8 { bytes in
             guard let base = bytes.baseAddress else { return }
             var written = 0
@@ -28,6 +30,34 @@ enum Terminal {
     }
 
     static var isStandardErrorATerminal: Bool { isatty(STDERR_FILENO) == 1 }
+
+    /// The text with its control characters shown as symbols, for a
+    /// terminal, which would obey them: a name imported with `ESC[2J` or
+    /// an OSC 52 sequence must not clear the screen or fill the clipboard.
+    /// C0 controls and DEL become their Control Pictures (`␛`, `␇`, `␡`),
+    /// C1 controls `�`; each takes one column, as the character it stands
+    /// for was counted. Line feeds, tabs and CR LF, which the output's own
+    /// layout uses, stay.
+    static func visible(_ text: String) -> String {
+        // Most text holds no control byte (a C1 control is 0xC2 0x80–0x9F).
+        guard text.utf8.contains(where: { $0 < 0x20 && $0 != 0x0A && $0 != 0x09 || $0 == 0x7F || $0 == 0xC2 }) else {
+            return text
+        }
+        var result = String.UnicodeScalarView()
+        var scalars = text.unicodeScalars.makeIterator(), pending = scalars.next()
+        while let scalar = pending {
+            pending = scalars.next()
+            switch scalar.value {
+            case 0x0A, 0x09: result.append(scalar)
+            case 0x0D where pending == "\n": result.append(scalar)
+            case 0x00..<0x20: result.append(Unicode.Scalar(0x2400 + scalar.value)!)
+            case 0x7F: result.append("\u{2421}")
+            case 0x80..<0xA0: result.append("\u{FFFD}")
+            default: result.append(scalar)
+            }
+        }
+        return String(result)
+    }
 
     /// Columns a string takes on a terminal: East Asian wide characters
     /// (Hangul, Han, kana, full-width forms) take two.
@@ -64,7 +94,7 @@ enum Terminal {
             lastPercent = percent
             let filled = percent * 30 / 100
             let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: 30 - filled)
-            Terminal.writeStandardError("\r\(label) [\(bar)] \(percent)%")
+            Terminal.writeStandardError("\r\(label) [\(bar)] \(percent)%", drawing: true)
         }
 
         func finish() {
