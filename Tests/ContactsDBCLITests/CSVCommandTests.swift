@@ -67,6 +67,30 @@ import Testing
         #expect((odd?["extra"] as? [String]) == ["X-SHOE-SIZE:39"])
     }
 
+    /// A header naming one column twice keeps both cells (the second as an
+    /// extra property, counted); a file mixing UTF-8 rows with Windows-1252
+    /// ones reads each row right; Outlook.com's `Nickname` is the nickname.
+    @Test func repeatedColumnsMixedEncodingsAndOutlookComsNickname() throws {
+        let repeated = directory.write("repeated.csv", "First Name,Last Name,First Name\r\nAnn,Lee,Anna\r\n")
+        let (db, stderr) = try imported(repeated)
+        let ann = try contacts(db)["Ann"]
+        #expect(ann?["lastName"] as? String == "Lee" && (ann?["extra"] as? [String]) == ["X-FIRST-NAME:Anna"], "\(String(describing: ann))")
+        #expect(stderr.contains("X-FIRST-NAME"), "\(stderr)")
+
+        var mixed = Data("First Name,Last Name\r\nZoë,Ünal\r\n".utf8)
+        mixed += Data([0x43, 0x68, 0x6C, 0x6F, 0xEB, 0x2C, 0x44, 0xFC, 0x72, 0x72, 0x0D, 0x0A])  // "Chloë,Dürr" in Windows-1252
+        let file = directory.path("mixed.csv")
+        try mixed.write(to: URL(fileURLWithPath: file))
+        let names = try contacts(try imported(file).db)
+        #expect(names["Zoë"]?["lastName"] as? String == "Ünal" && names["Chloë"]?["lastName"] as? String == "Dürr",
+                "\(names.keys.sorted())")
+
+        let outlookCom = directory.write("outlook-com.csv", "First Name,Last Name,Nickname,E-mail Address,Mobile Phone\r\n"
+            + "Robert,Smith,Bob,bob@example.com,+1 415 555 0100\r\n")
+        let bob = try contacts(try imported(outlookCom).db)["Robert"]
+        #expect(bob?["nickname"] as? String == "Bob" && bob?["extra"] == nil, "\(String(describing: bob))")
+    }
+
     /// The same CSV with a comma, a semicolon or a tab between fields, with
     /// or without a byte-order mark, with CR LF or LF ends, imports the same
     /// contacts; a quoted field keeps its line breaks.

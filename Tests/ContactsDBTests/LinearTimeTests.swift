@@ -157,6 +157,10 @@ import ContactsDBFuzzing
             repeated("First Name,Phone 1 - Label,Phone 1 - Value,Labels\r\n", "Ann,Mobile,+1 415 555 0100,* starred ::: Friends\r\n", "",
                      size: size)
         },
+        Shape(name: "a wide header of list columns, then many short rows") { size in
+            let columns = (1...max(1, size / 2 / 20)).map { ",Phone \($0) - Value" }.joined()
+            return Data(("First Name" + columns + "\r\n" + String(repeating: "Ann\r\n", count: max(1, size / 2 / 5))).utf8)
+        },
         Shape(name: "a quote never closed") { size in
             repeated("id,firstName\r\na,\"", "x,y\r\n", "", size: size)
         },

@@ -267,7 +267,10 @@ package enum CSVLayout: String, Sendable, CaseIterable {
         ("Primary Phone", "primary"), ("Radio Phone", "radio"), ("TTY/TDD Phone", "tty"), ("Telex", "telex"),
     ]
 
+    /// Outlook's columns, and those of Outlook.com's export that the
+    /// desktop layout, which export writes, has not (`Nickname`).
     private static let outlookColumns = Dictionary(outlookHeader.map { ($0.name, $0.column) }, uniquingKeysWith: { first, _ in first })
+        .merging(["Nickname": .text("nickname")]) { first, _ in first }
 
     /// What Outlook writes in a column that holds nothing: `0/0/00` for no
     /// date, and its defaults for the columns a person rarely sets. Read

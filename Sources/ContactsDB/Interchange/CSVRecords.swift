@@ -4,8 +4,9 @@ import Foundation
 /// a comma, a semicolon or a tab (whichever the header row holds most of,
 /// outside quotes), records ending in CR LF, LF or CR, a field in double
 /// quotes holding separators, line breaks and doubled quotes. A byte-order
-/// mark is skipped; a file that is not valid UTF-8 is read as Windows-1252,
-/// as Outlook writes it. Blank lines hold no record.
+/// mark is skipped; in a file that is not valid UTF-8, each field that is
+/// not is read as Windows-1252, as Outlook writes it. Blank lines hold no
+/// record.
 ///
 /// Broken syntax is refused with the line it began on: a quoted field
 /// never closed, or anything but a separator or a line end after a
@@ -72,12 +73,9 @@ package struct CSVRecords {
             var fields: [String] = []
             var isEnd = false
             while !isEnd {
-                let field = try nextField(recordLine: startLine)
+                let field = try nextField(recordStart: start, recordLine: startLine)
                 fields.append(field.text)
                 isEnd = field.endsRecord
-            }
-            guard position - start <= Self.maximumRecordBytes else {
-                throw malformed(startLine, "the record runs past \(Self.maximumRecordBytes >> 20) MB, more than any contact holds")
             }
             // A blank line holds no record.
             if fields.count == 1, fields[0].isEmpty { continue }
@@ -86,17 +84,24 @@ package struct CSVRecords {
         return nil
     }
 
-    /// Reads one field; whether the record ends after it.
-    private mutating func nextField(recordLine: Int) throws -> (text: String, endsRecord: Bool) {
+    /// Reads one field; whether the record ends after it. A record past
+    /// its limit is refused before its field is kept or decoded, so that a
+    /// field of hundreds of megabytes costs no memory.
+    private mutating func nextField(recordStart: Int, recordLine: Int) throws -> (text: String, endsRecord: Bool) {
         let count = bytes.count
+        // Bytes this field may still take before the record is too long.
+        let end = min(count, recordStart + Self.maximumRecordBytes + 1)
+        func tooLong() -> ContactsDBError {
+            malformed(recordLine, "the record runs past \(Self.maximumRecordBytes >> 20) MB, more than any contact holds")
+        }
         if position < count, bytes[position] == 0x22 {
             let openedOn = line
             position += 1
             unquoted.removeAll(keepingCapacity: true)
             var runStart = position
             while true {
-                guard position < count else {
-                    throw malformed(openedOn, "a quoted field opened on this line is never closed")
+                guard position < end else {
+                    throw position < count ? tooLong() : malformed(openedOn, "a quoted field opened on this line is never closed")
                 }
                 let byte = bytes[position]
                 if byte == 0x22 {
@@ -129,6 +134,7 @@ package struct CSVRecords {
         }
         let start = position
         while position < count {
+            guard position < end else { throw tooLong() }
             let byte = bytes[position]
             if byte == separator {
                 let text = decode(UnsafeBufferPointer(rebasing: bytes[start..<position]))
@@ -155,7 +161,12 @@ package struct CSVRecords {
     private func decode(_ field: UnsafeBufferPointer<UInt8>) -> String {
         switch encoding {
         case .utf8: return String(decoding: field, as: UTF8.self)
-        case .windows1252: return String(String.UnicodeScalarView(field.map(Self.windows1252)))
+        // A file that is not UTF-8 throughout may still mix in rows that
+        // are (pasted in, appended by another program): each field is
+        // read as UTF-8 where it is valid, else as Windows-1252.
+        case .windows1252:
+            return Self.isUTF8(field) ? String(decoding: field, as: UTF8.self)
+                : String(String.UnicodeScalarView(field.map(Self.windows1252)))
         }
     }
 

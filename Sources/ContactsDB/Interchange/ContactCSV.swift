@@ -40,7 +40,15 @@ package struct ContactCSV {
                 field: "\(source) line 1", reason: "the header row names no column of a known CSV layout (this engine's "
                     + "export, Google Contacts', Outlook's), nor is the file JSON or vCard; nothing was imported.")
         }
-        let columns = header.map(layout.column(named:))
+        // A name the header repeats would fill one field twice: the first
+        // column fills it, each later one is kept as its `X-` property, so
+        // that no cell is dropped.
+        var named = Set<String>()
+        let columns = header.map { name -> CSVLayout.Column in
+            let column = layout.column(named: name), key = name.trimmingCharacters(in: .whitespaces)
+            if case .kept = column { return column }
+            return named.insert(key).inserted ? column : .kept(CSVLayout.keptName(key))
+        }
         // The lists' entries, in the order their first column comes.
         var slots: [String: Int] = [:]
         var slotKeys: [(list: CSVLayout.ListKind, label: String?)] = []
@@ -64,7 +72,9 @@ package struct ContactCSV {
                     field: path, reason: "not valid CSV: the row has \(fields.count) fields and the header \(header.count), "
                         + "so some would have no column; fix the file and try again.")
             }
-            var entries = [[CSVLayout.Part: String]](repeating: [:], count: slotKeys.count)
+            // By slot, only those the row fills: a header of thousands of
+            // columns costs a short row nothing.
+            var entries: [Int: [CSVLayout.Part: String]] = [:]
             var draft = ContactDraft()
             var kept: [String] = []
             var holdsSomething = false
@@ -100,16 +110,15 @@ package struct ContactCSV {
                         }
                     case .text(let key): draft[keyPath: Self.texts[key]!] = cell
                     case .birthday: draft.birthday = layout == .outlook ? CSVLayout.outlookDate(cell) ?? cell : cell
-                    case let .entry(_, _, part, _): entries[slotOf[index]!][part] = cell
+                    case let .entry(_, _, part, _): entries[slotOf[index]!, default: [:]][part] = cell
                     case .derived: break
                     case .kept(let name):
                         kept.append(name)
-                        draft.extra.append(name + ":" + VCardWriter.escape(cell.replacingOccurrences(of: "\r\n", with: "\n")
-                            .replacingOccurrences(of: "\r", with: "\n")))
+                        draft.extra.append(name + ":" + VCardWriter.escape(cell))
                     }
                 }
-                for (slot, parts) in entries.enumerated() where !parts.isEmpty {
-                    add(parts, as: slotKeys[slot], to: &draft, layout: layout)
+                for slot in entries.keys.sorted() {
+                    add(entries[slot]!, as: slotKeys[slot], to: &draft, layout: layout)
                 }
                 return draft
             }.mapError { $0 as? ContactsDBError ?? .invalidContact(field: path, reason: "\($0)") }

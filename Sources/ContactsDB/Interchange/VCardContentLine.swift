@@ -359,23 +359,51 @@ enum UnicodeTranscoding {
             || unmarkedUTF16(head) != nil
     }
 
+    /// The file as UTF-8, or nil when it is neither UTF-16 nor UTF-32.
+    /// Transcoded straight into the bytes returned, whose pages are
+    /// touched only as they are written: a file costs its UTF-8 size, not
+    /// copies of itself as text. A unit that is no character (a lone
+    /// surrogate) becomes U+FFFD.
     static func utf8(_ bytes: UnsafeBufferPointer<UInt8>) -> Data? {
-        let (encoding, bomLength): (String.Encoding, Int)
+        let (width, isBigEndian, bomLength): (Int, Bool, Int)
         if bytes.starts(with: [0xFF, 0xFE, 0x00, 0x00]) {
-            (encoding, bomLength) = (.utf32LittleEndian, 4)
+            (width, isBigEndian, bomLength) = (4, false, 4)
         } else if bytes.starts(with: [0x00, 0x00, 0xFE, 0xFF]) {
-            (encoding, bomLength) = (.utf32BigEndian, 4)
+            (width, isBigEndian, bomLength) = (4, true, 4)
         } else if bytes.starts(with: [0xFF, 0xFE]) {
-            (encoding, bomLength) = (.utf16LittleEndian, 2)
+            (width, isBigEndian, bomLength) = (2, false, 2)
         } else if bytes.starts(with: [0xFE, 0xFF]) {
-            (encoding, bomLength) = (.utf16BigEndian, 2)
+            (width, isBigEndian, bomLength) = (2, true, 2)
         } else if let unmarked = unmarkedUTF16(bytes) {
-            (encoding, bomLength) = (unmarked, 0)
+            (width, isBigEndian, bomLength) = (2, unmarked == .utf16BigEndian, 0)
         } else {
             return nil
         }
-        let body = Data(bytes[bomLength...])
-        let text = String(data: body, encoding: encoding) ?? String(decoding: body, as: UTF8.self)
-        return Data(text.utf8)
+        let count = (bytes.count - bomLength) / width
+        func unit(_ index: Int) -> UInt32 {
+            let start = bomLength + index * width
+            return (0..<width).reduce(0) { value, byte in
+                value | UInt32(bytes[start + byte]) << (8 * (isBigEndian ? width - 1 - byte : byte))
+            }
+        }
+        // At most three UTF-8 bytes a UTF-16 unit, four a UTF-32 one.
+        var data = Data(count: count * (width == 2 ? 3 : 4))
+        let written = data.withUnsafeMutableBytes { raw -> Int in
+            var written = 0
+            func put(_ byte: UInt8) {
+                raw[written] = byte
+                written += 1
+            }
+            if width == 2 {
+                let units = (0..<count).lazy.map { UInt16(truncatingIfNeeded: unit($0)) }.makeIterator()
+                _ = transcode(units, from: UTF16.self, to: UTF8.self, stoppingOnError: false, into: put)
+            } else {
+                let units = (0..<count).lazy.map(unit).makeIterator()
+                _ = transcode(units, from: UTF32.self, to: UTF8.self, stoppingOnError: false, into: put)
+            }
+            return written
+        }
+        data.count = written
+        return data
     }
 }
