@@ -107,6 +107,42 @@ import Testing
 
     /// An id the file gives twice: the second record updates the contact
     /// the first one added.
+    /// Google's and Outlook's CSV have no id column: a row is the contact
+    /// `duplicates` would call the same person for certain.
+    @Test(arguments: ["google", "outlook"])
+    func aCSVWithoutIdsFindsItsContactsAsCertainDuplicates(_ style: String) throws {
+        let db = try cli.makeDatabase(in: directory)
+        let exported = try cli.run(db: db, ["export", "--format", "csv", "--csv-style", style])
+        #expect(exported.exitCode == 0, "\(exported.stderr)")
+        // Zoë O'Connor holds no phone, email or handle: nothing can find her.
+        let rows = exported.stdout.components(separatedBy: "\r\n").filter { !$0.isEmpty && !$0.contains("Connor") }
+        // One contact edited (another postal code), one added, and one who
+        // shares Ivan's email under another name, who is someone else.
+        let edited = rows.map { $0.contains("ivan.petrov@example.ru") ? $0.replacingOccurrences(of: "101000", with: "101001") : $0 }
+        let header = rows[0].components(separatedBy: ",")
+        func row(_ cells: [String: String]) -> String { header.map { cells[$0] ?? "" }.joined(separator: ",") }
+        let email = style == "google" ? "E-mail 1 - Value" : "E-mail Address"
+        let added = [row(["First Name": "Nadia", "Last Name": "Novak", email: "nadia@example.org"]),
+                     row(["First Name": "Boris", "Last Name": "Orlov", email: "ivan.petrov@example.ru"])]
+        let file = directory.write("\(style).csv", (edited + added).joined(separator: "\r\n") + "\r\n")
+
+        let skipped = try cli.run(db: db, ["import", file, "--existing", "skip"])
+        #expect(skipped.exitCode == 0, "\(skipped.stderr)")
+        #expect(skipped.stdout == "Imported 11 contacts from \(style).csv: 2 added, 0 updated, 0 unchanged, 9 skipped.\n",
+                "\(skipped.stdout)")
+        #expect(skipped.stderr.contains("Found 9 records without an id"), "\(skipped.stderr)")
+        #expect(try cli.run(db: db, ["query", "--count"]).stdout == "12\n")
+        #expect(!(try cli.run(db: db, ["show", "seed-ivan-petrov"]).stdout.contains("101001")))
+
+        // Again, updating: every row is here now, Boris Orlov and Nadia too.
+        let updated = try cli.run(db: db, ["import", file, "--existing", "update"])
+        #expect(updated.exitCode == 0, "\(updated.stderr)")
+        #expect(updated.stdout.contains(": 0 added, ") && updated.stderr.contains("Found 11 records"),
+                "\(updated.stdout)\(updated.stderr)")
+        #expect(try cli.run(db: db, ["show", "seed-ivan-petrov"]).stdout.contains("101001"))
+        #expect(try cli.run(db: db, ["query", "--count"]).stdout == "12\n")
+    }
+
     @Test func anIdGivenTwiceInTheFileUpdatesItsFirstRecord() throws {
         let db = try cli.makeEmptyDatabase("empty.sqlite", in: directory)
         let file = directory.write("twice.json", """

@@ -68,7 +68,9 @@ package struct ImportPipeline {
     /// A record ready to write, or skipped.
     private enum Prepared: Sendable {
         /// A contact, with its draft where it may replace a stored one.
-        case contact(ContactWriter.NewContact, bytesRead: Int, unusual: UnusualValues, draft: ContactDraft?)
+        case contact(
+            ContactWriter.NewContact, bytesRead: Int, unusual: UnusualValues, draft: ContactDraft?,
+            identity: DuplicateKeys.Identity?)
         /// A group card, which is a group and never a contact.
         case group(GroupCard, bytesRead: Int)
         case skipped(String, bytesRead: Int)
@@ -88,7 +90,7 @@ package struct ImportPipeline {
             prepare: { records in
                 readingSide.validateAndDerive.adding {
                     records.map {
-                        Self.prepare($0, skippingInvalid: skippingInvalid, keepingDraft: existing == .update, regions: regions)
+                        Self.prepare($0, skippingInvalid: skippingInvalid, existing: existing, regions: regions)
                     }
                 }
             },
@@ -110,10 +112,15 @@ package struct ImportPipeline {
         let progress: ImportProgress?
         /// The kind and member lines of the group cards written.
         var groupLines: [String: Int] = [:]
+        /// The UID of the first group card of each name (in any case) this
+        /// import took in: a later card of that name with another UID is
+        /// another group, two clients' cards, kept apart as a sync keeps
+        /// them (docs/cli.md, "Favorites and groups").
+        var cardUIDs: [String: String] = [:]
         /// A batch's contacts waiting to be written together, and what is
         /// counted of each once it is.
         var contacts: [ContactWriter.NewContact] = []
-        var afterwards: [(bytesRead: Int, unusual: UnusualValues, draft: ContactDraft?)] = []
+        var afterwards: [(bytesRead: Int, unusual: UnusualValues, draft: ContactDraft?, identity: DuplicateKeys.Identity?)] = []
 
         init(_ db: Database, for pipeline: ImportPipeline, totalBytes: Int) throws {
             self.db = db
@@ -143,12 +150,15 @@ package struct ImportPipeline {
                     throw error
                 }
                 switch record {
-                case let .contact(contact, bytesRead, unusual, draft):
+                case let .contact(contact, bytesRead, unusual, draft, identity):
                     contacts.append(contact)
-                    afterwards.append((bytesRead, unusual, draft))
+                    afterwards.append((bytesRead, unusual, draft, identity))
                 case let .group(card, bytesRead):
                     try writeContacts()
-                    try writer.write(card, db)
+                    let name = Text.groupKey(card.name)
+                    let isAnother = card.uid != nil && cardUIDs[name].map { $0 != card.uid } == true
+                    try writer.write(card, matchingName: !isAnother, db)
+                    if let uid = card.uid, cardUIDs[name] == nil { cardUIDs[name] = uid }
                     report.groups += 1
                     for name in card.kindAndMemberLines { groupLines[name, default: 0] += 1 }
                     progress?(bytesRead, total)
@@ -194,32 +204,38 @@ package struct ImportPipeline {
             }
         }
 
-        /// Updates or skips the contacts of `slice` whose ids are stored;
-        /// returns the indices of the others, to add.
+        /// Updates or skips the contacts of `slice` that are stored: by
+        /// their ids, or for one without, the contact `duplicates` would
+        /// call the same person for certain; returns the indices of the
+        /// others, to add.
         private mutating func settleExisting(_ slice: Range<Int>) throws -> [Int] {
-            let ids = slice.compactMap { contacts[$0].id }
-            // A card is here when its book holds a contact of its UID;
-            // another book's contact of that id is another card.
-            let stored = ids.isEmpty ? [] : try ContactReader.stored(cardUIDs: ids, inBook: writer.book, db)
-            guard !stored.isEmpty else { return Array(slice) }
-            var current: [String: Contact] = [:]
+            let found = try storedContacts(of: slice)
+            guard !found.isEmpty else { return Array(slice) }
+            var current: [Int64: Contact] = [:]
             if existing == .update {
                 // The children are read, and perhaps replaced, through the indexes.
                 if indexes.isDeferring { try indexes.stopDeferring(db) }
-                for contact in try ContactReader.withChildren(stored, db) { current[contact.cardUID] = contact }
+                let rows = Array(Dictionary(found.values.map { ($0.pk, $0) }, uniquingKeysWith: { first, _ in first }).values)
+                for (row, contact) in zip(rows, try ContactReader.withChildren(rows, db)) { current[row.pk] = contact }
             } else {
-                for row in stored { current[row.contact.cardUID] = row.contact }
+                for row in found.values { current[row.pk] = row.contact }
             }
-            let pks = Dictionary(stored.map { ($0.contact.cardUID, $0.pk) }, uniquingKeysWith: { first, _ in first })
             var adding: [Int] = []
             for index in slice {
-                guard let id = contacts[index].id, let contact = current[id], let pk = pks[id] else {
+                guard let row = found[index], let contact = current[row.pk] else {
                     adding.append(index)
                     continue
                 }
+                if contacts[index].id == nil { report.matchedWithoutID += 1 }
                 switch (existing, afterwards[index].draft) {
-                case (.update, let draft?) where !ImportPipeline.isHeld(draft, by: contact):
-                    try writer.replace(pk: pk, draft, createdAt: contact.createdAt, updatedAt: Date())
+                case (.update, var draft?):
+                    // A record without an id is the card it was found to be.
+                    if draft.id == nil { (draft.id, draft.uid) = (contact.id, contact.uid) }
+                    guard !ImportPipeline.isHeld(draft, by: contact) else {
+                        report.unchanged += 1
+                        break
+                    }
+                    try writer.replace(pk: row.pk, draft, createdAt: contact.createdAt, updatedAt: Date())
                     report.updated += 1
                     report.unusual.add(afterwards[index].unusual)
                 case (.update, _): report.unchanged += 1
@@ -228,6 +244,27 @@ package struct ImportPipeline {
                 progress?(afterwards[index].bytesRead, total)
             }
             return adding
+        }
+
+        /// The stored contact each of `slice` is, by index: a card is here
+        /// when its book holds a contact of its UID (another book's contact
+        /// of that id is another card); a record without an id, when it is
+        /// one of this book's certain duplicates.
+        private func storedContacts(of slice: Range<Int>) throws -> [Int: StoredContact] {
+            let ids = slice.compactMap { contacts[$0].id }
+            let byUID = Dictionary(
+                (ids.isEmpty ? [] : try ContactReader.stored(cardUIDs: ids, inBook: writer.book, db)).map { ($0.contact.cardUID, $0) },
+                uniquingKeysWith: { first, _ in first })
+            var found: [Int: StoredContact] = [:]
+            for index in slice { if let id = contacts[index].id, let row = byUID[id] { found[index] = row } }
+            let unnamed = slice.filter { contacts[$0].id == nil && afterwards[$0].identity != nil }
+            let matches = try DuplicateKeys.certainMatches(of: unnamed.map { afterwards[$0].identity! }, inBook: writer.book, db)
+            let matchedIDs = matches.compactMap { $0?.id }
+            let byID = Dictionary(
+                (matchedIDs.isEmpty ? [] : try ContactReader.stored(ids: matchedIDs, db)).map { ($0.contact.id, $0) },
+                uniquingKeysWith: { first, _ in first })
+            for (index, match) in zip(unnamed, matches) { if let match, let row = byID[match.id] { found[index] = row } }
+            return found
         }
 
         /// Builds what deferral left of the indexes and completes the
@@ -340,10 +377,12 @@ package struct ImportPipeline {
 
     /// A record validated and derived, or skipped, or its failure.
     ///
-    /// - parameter keepingDraft: keep the validated draft, which may
-    ///   replace a stored contact.
+    /// - parameter existing: what becomes of a contact stored already:
+    ///   unless `fail`, a contact without an id keeps what it is known by
+    ///   among those, and with `update` the validated draft, which may
+    ///   replace one.
     private static func prepare(
-        _ record: Record, skippingInvalid: Bool, keepingDraft: Bool, regions: PhoneRegions
+        _ record: Record, skippingInvalid: Bool, existing: ExistingContacts, regions: PhoneRegions
     ) -> Result<Prepared, ContactsDBError> {
         do {
             let parsed = try record.result.get()
@@ -353,7 +392,8 @@ package struct ImportPipeline {
             let (draft, derived, unusual) = try validatedAndDerived(parsed, at: record.path, regions: regions)
             return .success(.contact(
                 ContactWriter.NewContact(draft: draft, derived: derived, path: record.path), bytesRead: record.bytesRead,
-                unusual: unusual, draft: keepingDraft ? draft : nil))
+                unusual: unusual, draft: existing == .update ? draft : nil,
+                identity: existing != .fail && draft.id == nil ? DuplicateKeys.Identity(draft, derived) : nil))
         } catch let error as ContactsDBError {
             return skippingInvalid ? .success(.skipped(error.localizedDescription, bytesRead: record.bytesRead)) : .failure(error)
         } catch {

@@ -10,6 +10,11 @@ public struct ImportReport: Sendable {
     public var unchanged = 0
     /// Existing contacts left as they were (``ExistingContacts/skip``).
     public var skippedExisting = 0
+    /// Of the updated, unchanged and skipped, those whose records had no
+    /// id (Google's and Outlook's CSV, a card without a UID), found as the
+    /// stored contact that ``ContactStore/duplicates(inBooks:)`` would
+    /// call the same person for certain.
+    public var matchedWithoutID = 0
     /// Group cards taken in as groups.
     public var groups = 0
     /// Records skipped (only when skipping invalid ones), each with where

@@ -83,4 +83,72 @@ package enum DuplicateKeys {
     private static func keys(_ pks: [Int64]) -> String {
         "[" + pks.map(String.init).joined(separator: ",") + "]"
     }
+
+    // MARK: - One contact among those stored
+
+    /// What a contact coming in without an id is known by among those
+    /// stored (`import --existing update|skip`): the keys that make a set
+    /// `certain`, and its name.
+    package struct Identity: Sendable {
+        /// Its phones' E.164 forms, emails and `service` U+001F `handle`s,
+        /// as the queries above compare them (SQL's `lower`, ASCII only).
+        fileprivate var keys: [String] = []
+        /// Its name key; nil without a name.
+        fileprivate var name: Data?
+
+        package init(_ draft: ContactDraft, _ derived: DerivedFields) {
+            keys = derived.phonesNormalized.filter { $0.first == "+" }.map { "p" + $0 }
+                + draft.emails.map { "e" + Self.lower($0.value) }
+                + draft.messengers.map { "m" + Self.lower($0.service + "\u{1F}" + $0.handle) }
+            name = DuplicateKeys.name(derived.firstNameKey, derived.lastNameKey)
+        }
+
+        fileprivate static func lower(_ text: String) -> String {
+            String(decoding: text.utf8.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
+        }
+    }
+
+    /// For each identity, the stored contact of `book` that `duplicates`
+    /// would call the same person for certain (one sharing a key, whose
+    /// name does not differ), the first in the default order; nil where
+    /// none is. The child tables are read once for all, whatever their
+    /// count.
+    package static func certainMatches(of identities: [Identity], inBook book: BookRecords.ID, _ db: Database) throws
+        -> [(pk: Int64, id: String)?]
+    {
+        let wanted = Set(identities.flatMap(\.keys))
+        guard !wanted.isEmpty else { return identities.map { _ in nil } }
+        func json(_ kind: Character) -> String {
+            JSONText.array(wanted.filter { $0.first == kind }.map { String($0.dropFirst()) })
+        }
+        var holders: [String: [Int64]] = [:]
+        try db.forEachRow("""
+            SELECT 'p' || normalized, contactPk FROM phone WHERE normalized IN (SELECT value FROM json_each(?1))
+            UNION ALL SELECT 'e' || lower(value), contactPk FROM email WHERE lower(value) IN (SELECT value FROM json_each(?2))
+            UNION ALL SELECT 'm' || lower(service) || char(31) || lower(handle), contactPk FROM messenger
+                WHERE lower(service) || char(31) || lower(handle) IN (SELECT value FROM json_each(?3))
+            """, [json("p"), json("e"), json("m")]) { holders[$0.text(0), default: []].append($0.int64(1)) }
+        var ordered: [(pk: Int64, id: String, name: Data?)] = []
+        try db.forEachRow("""
+            SELECT pk, id, firstNameKey, lastNameKey FROM contact
+            WHERE bookId = ? AND pk IN (SELECT value FROM json_each(?)) ORDER BY sortIndex, sortKey, id
+            """, [book, keys(Array(Set(holders.values.joined())))]) { row in
+            ordered.append((row.int64(0), row.text(1), name(row.optionalBlob(2), row.optionalBlob(3))))
+        }
+        return identities.map { identity in
+            let sharing = Set(identity.keys.flatMap { holders[$0] ?? [] })
+            return ordered.first { stored in
+                sharing.contains(stored.pk) && (stored.name == nil || identity.name == nil || stored.name == identity.name)
+            }.map { ($0.pk, $0.id) }
+        }
+    }
+
+    /// A name key as ``nameKey`` makes it in SQL: the two keys, the smaller
+    /// first, with a 0x01 between; nil for no name.
+    private static func name(_ first: Data?, _ last: Data?) -> Data? {
+        guard first != nil || last != nil else { return nil }
+        let (a, b) = (first ?? Data(), last ?? Data())
+        let (low, high) = b.lexicographicallyPrecedes(a) ? (b, a) : (a, b)
+        return low + Data([1]) + high
+    }
 }

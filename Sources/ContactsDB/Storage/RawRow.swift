@@ -29,6 +29,10 @@ struct RawRow {
     func optionalText(_ column: Int32) -> String? {
         sqlite3_column_type(handle, column) == SQLITE_NULL ? nil : text(column)
     }
+
+    func optionalBlob(_ column: Int32) -> Data? {
+        sqlite3_column_type(handle, column) == SQLITE_NULL ? nil : blob(column)
+    }
 }
 
 extension Database {

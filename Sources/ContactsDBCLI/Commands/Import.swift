@@ -48,6 +48,11 @@ extension ContactsDBCommand {
             if !report.extraProperties.isEmpty {
                 Terminal.printNotice("Kept as extra properties, written back on export: \(Self.counted(report.extraProperties)).")
             }
+            if report.matchedWithoutID > 0 {
+                let count = report.matchedWithoutID
+                Terminal.printNotice("Found \(count) record\(count == 1 ? "" : "s") without an id among the contacts here: "
+                    + "each shares a phone, an email or a handle with one whose name does not differ, as `duplicates` calls certain.")
+            }
             let name = inputs.count == 1 ? InputFile.displayName(file) : "\(inputs.count) files"
             // Where contacts may be here already, what became of each is counted, zeros written out.
             let read = report.imported + report.updated + report.unchanged + report.skippedExisting
