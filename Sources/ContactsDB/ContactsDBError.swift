@@ -232,8 +232,6 @@ public enum ContactsDBError: Error, LocalizedError, Equatable, Sendable {
 extension ContactsDBError {
     /// Why a remote cannot be used.
     public enum RemoteProblem: Equatable, Sendable {
-        /// A name that is not one word.
-        case nameNotOneWord(String)
         /// Text that is no URL.
         case notAURL(String)
         /// A URL of a scheme other than http and https.
@@ -251,7 +249,6 @@ extension ContactsDBError {
 
         var problem: String {
             switch self {
-            case let .nameNotOneWord(name): return "A remote's name must be one word without spaces (got \"\(name)\")"
             case let .notAURL(text): return "\"\(text)\" is not a URL"
             case let .notHTTP(text): return "\"\(text)\" is not an http or https URL"
             case .credentialsInURL: return "The URL holds a username or a password, which would be stored and shown with it"
@@ -271,7 +268,7 @@ extension ContactsDBError {
             case .plainHTTP: return "use https"
             case .passwordVariableUnset: return "set it and try again"
             case .severalAddressBooks: return "choose one by name"
-            case .nameNotOneWord, .noAddressBookNamed: return nil
+            case .noAddressBookNamed: return nil
             }
         }
 

@@ -30,15 +30,15 @@ extension ContactStore {
     /// ``addRemote(_:addressBook:timeout:)`` over `transport`.
     @discardableResult
     package func addRemote(_ remote: Remote, addressBook: String? = nil, transport: any DAVTransport) throws -> Remote {
+        // A remote is its book's: named as a book is (spaces included).
+        var remote = remote
+        remote.name = try Self.bookName(remote.name)
         // Refused before discovery where no request could change the answer.
         if let existing = try self.remote(named: remote.name) {
             throw ContactsDBError.invalidBook(.hasRemote(name: existing.name, url: existing.url))
         }
         if let bound = try remotes().first(where: { $0.url == remote.url }) {
             throw ContactsDBError.invalidBook(.collectionBound(url: bound.url, book: bound.name))
-        }
-        guard !remote.name.isEmpty, remote.name.allSatisfy({ !$0.isWhitespace && !$0.isNewline }) else {
-            throw ContactsDBError.invalidRemote(.nameNotOneWord(remote.name))
         }
         let url = try Self.remoteURL(remote.url)
         let client = DAVClient(credentials: try Credentials.read(for: remote, host: url.host ?? ""), transport: transport)
@@ -63,6 +63,9 @@ extension ContactStore {
                try !SyncState.remotes(db).contains(where: { $0.book == defaultBook }) {
                 try BookRecords.setDefault(book, db)
             }
+            // A new binding starts from nothing: no record of another
+            // binding's cards may make the first sync delete contacts here.
+            try SyncState(book: book).deleteRemote(db)
             try SyncState(book: book).insert(stored, vCardVersion: found.vCardVersion.rawValue, db)
         }
         return stored
@@ -99,23 +102,18 @@ extension ContactStore {
     /// ``sync(remote:prefer:dryRun:timeout:progress:)`` over `transport`.
     package func sync(remote name: String, prefer: SyncPreference = .server, dryRun: Bool = false, transport: any DAVTransport,
                       progress: ((Int, Int) -> Void)? = nil) throws -> SyncReport {
-        let lock: DatabaseFile.Lock?
-        do {
-            lock = path == ":memory:" ? nil : try DatabaseFile.Lock(beside: path, suffix: "-sync-lock", timeout: busyTimeout)
-        } catch ContactsDBError.databaseBusy(let path) {
-            throw ContactsDBError.syncRunning(path: path)
+        try holdingSyncLock {
+            guard let stored = try read({ db in try SyncState.remote(named: name, db) }) else {
+                throw ContactsDBError.remoteNotFound(name: name)
+            }
+            let url = try Self.remoteURL(stored.remote.url)
+            let client = DAVClient(credentials: try Credentials.read(for: stored.remote, host: url.host ?? ""), transport: transport)
+            let database = SyncDatabase(read: { body in try self.read(body) }, write: { body in try self.write(body) })
+            return try SyncSession(database: database, state: SyncState(book: stored.book), client: client, collection: url,
+                                   version: VCardVersion(rawValue: stored.vCardVersion) ?? .v3,
+                                   prefer: prefer, groups: stored.remote.groups, dryRun: dryRun, workers: workers, progress: progress)
+                .run(token: stored.syncToken, isFirst: stored.remote.lastSyncedAt == nil)
         }
-        defer { withExtendedLifetime(lock) {} }
-        guard let stored = try read({ db in try SyncState.remote(named: name, db) }) else {
-            throw ContactsDBError.remoteNotFound(name: name)
-        }
-        let url = try Self.remoteURL(stored.remote.url)
-        let client = DAVClient(credentials: try Credentials.read(for: stored.remote, host: url.host ?? ""), transport: transport)
-        let database = SyncDatabase(read: { body in try self.read(body) }, write: { body in try self.write(body) })
-        return try SyncSession(database: database, state: SyncState(book: stored.book), client: client, collection: url,
-                               version: VCardVersion(rawValue: stored.vCardVersion) ?? .v3,
-                               prefer: prefer, groups: stored.remote.groups, dryRun: dryRun, workers: workers, progress: progress)
-            .run(token: stored.syncToken, isFirst: stored.remote.lastSyncedAt == nil)
     }
 
     // MARK: - Non public

@@ -101,6 +101,45 @@ import ContactsDBBench
         #expect(watcher.stop(with: SIGINT) == 0)
     }
 
+    /// A book's name is typed: a line break is refused, not tidied away
+    /// unsaid, and a name equal to another's in full case folding is that
+    /// other's.
+    @Test func bookNamesAreOneLineAndUniqueInFullCaseFolding() throws {
+        let db = try cli.makeEmptyDatabase("names.sqlite", in: directory)
+        let broken = try cli.run(db: db, ["book", "create", "Work\nHome"])
+        #expect(broken.exitCode == 64 && broken.stderr.split(separator: "\n").count >= 1, "\(broken.stderr)")
+        for (first, second) in [("straße", "STRASSE"), ("οδος", "ΟΔΟΣ"), ("ﬁle", "FILE")] {
+            #expect(try cli.run(db: db, ["book", "create", first]).exitCode == 0)
+            let clash = try cli.run(db: db, ["book", "create", second])
+            #expect(clash.exitCode == 64, "\(second): \(clash.stderr)")
+            #expect(try cli.run(db: db, ["add", "--book", second, "--first-name", "Found"]).exitCode == 0, "\(second) names \(first)")
+        }
+        let names = try cli.run(db: db, ["book", "list", "--format", "json"]).stdout
+        #expect(!names.contains("Work") && !names.contains("STRASSE") && !names.contains("ΟΔΟΣ") && !names.contains("FILE"))
+    }
+
+    /// A book made after one was deleted is a new book: it reports none of
+    /// the other's deletions.
+    @Test func aNewBookReportsNoneOfADeletedBooksChanges() throws {
+        let db = try cli.makeEmptyDatabase("reused.sqlite", in: directory)
+        #expect(try cli.run(db: db, ["book", "create", "old"]).exitCode == 0)
+        _ = try cli.run(db: db, ["add", "--json", "-", "--book", "old"], stdin: #"[{"id": "gone", "firstName": "Gone"}]"#)
+        #expect(try cli.run(db: db, ["delete", "gone"]).exitCode == 0)
+        #expect(try cli.run(db: db, ["book", "delete", "old"]).exitCode == 0)
+        #expect(try cli.run(db: db, ["book", "create", "new"]).exitCode == 0)
+        let changes = try cli.run(db: db, ["changes", "--book", "new", "--format", "ndjson"])
+        #expect(changes.exitCode == 0 && !changes.stdout.contains("gone"), "\(changes.stdout)")
+    }
+
+    /// A remote is its book's and may be named as a book is, spaces
+    /// included: the name passes, and the unreachable server is the error.
+    @Test func aRemoteMayBindABookWhoseNameHasASpace() throws {
+        let db = try cli.makeEmptyDatabase("spaced.sqlite", in: directory)
+        #expect(try cli.run(db: db, ["book", "create", "My Work"]).exitCode == 0)
+        let added = try cli.run(db: db, ["remote", "add", "My Work", "http://127.0.0.1:9/dav/", "--timeout", "2"])
+        #expect(added.exitCode == 69, "\(added.stderr)")
+    }
+
     @Test func listingsAndFeedsNarrowToTheirBooks() throws {
         let db = directory.path("contacts.sqlite")
         _ = try cli.run(db: db, ["book", "create", "family"])

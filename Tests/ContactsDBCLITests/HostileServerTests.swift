@@ -132,6 +132,31 @@ struct HostileServerTests {
         #expect(Date().timeIntervalSince(started) < 30)
     }
 
+    /// Removing the remote, or deleting its book, while its sync runs
+    /// waits for the sync (the busy timeout at most, then says one runs and
+    /// changes nothing): the sync never goes on for a book that syncs
+    /// nowhere, nor fills a book deleted under it.
+    @Test func removingARemoteOrItsBookWaitsForItsSync() throws {
+        let server = try Server("trickle", in: directory)
+        let db = try database("removed.sqlite", remote: server)
+        let results = Results()
+        let started = Date()
+        let runner = cli
+        let sync = Thread { results.add(try? runner.run(db: db, ["sync", "--timeout", "10"])) }
+        sync.start()
+        Thread.sleep(forTimeInterval: 2)
+        for command in [["remote", "remove", "r"], ["book", "delete", "r", "--move-to", "local"]] {
+            let refused = try cli.run(db: db, command + ["--busy-timeout", "500"])
+            #expect(refused.exitCode == 74 && refused.stderr.contains("Another sync of"), "\(command): \(refused.stderr)")
+        }
+        #expect(try cli.run(db: db, ["remote", "list"]).stdout.hasPrefix("r\t"))
+        // A wait long enough sees the sync end, then removes.
+        let removed = try cli.run(db: db, ["remote", "remove", "r", "--busy-timeout", "30000"])
+        #expect(removed.exitCode == 0 && !results.all.isEmpty, "\(removed.stderr)")
+        #expect(Date().timeIntervalSince(started) < 40)
+        #expect(try cli.run(db: db, ["remote", "list"]).stdout.isEmpty, "the book syncs nowhere now")
+    }
+
     @Test func anAnswerTooLargeIsRefusedBeforeItCostsMemory() throws {
         let server = try Server("huge", in: directory)
         let db = try database("huge.sqlite", remote: server)

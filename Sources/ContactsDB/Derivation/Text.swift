@@ -37,6 +37,11 @@ enum Text {
     /// unique by this key.
     static func groupKey(_ name: String) -> String { tidy(name).lowercased() }
 
+    /// The tidied name in full case folding, where one letter may fold to
+    /// two (`ß` and `SS` to `ss`, `ﬁ` to `fi`) and a final sigma is a
+    /// sigma: upper-casing first takes every such letter to its capitals.
+    static func caseFolded(_ name: String) -> String { tidy(name).uppercased().lowercased() }
+
     /// `tidy`, with an empty result read as absent.
     static func tidyOrNil(_ text: String?) -> String? {
         guard let text else { return nil }

@@ -26,9 +26,17 @@ package enum BookRecords {
         try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM book")) ?? 0
     }
 
-    /// The book named `name` in any case, if there is one.
+    /// The book named `name` in any case, if there is one: compared in
+    /// full case folding (`straße` is `STRASSE`), which a stored key made
+    /// by an older build may not hold, so each name is folded here (a
+    /// database holds a few books).
     package static func id(named name: String, _ db: Database) throws -> ID? {
-        try ID.fetchOne(db.cachedStatement(sql: "SELECT id FROM book WHERE nameKey = ?"), arguments: [Text.groupKey(name)])
+        let key = Text.caseFolded(name)
+        var found: ID?
+        try db.forEachRow("SELECT id, name FROM book ORDER BY id", []) { row in
+            if found == nil, Text.caseFolded(row.text(1)) == key { found = row.int64(0) }
+        }
+        return found
     }
 
     /// The book named `name`, or the default book for nil.
@@ -59,8 +67,13 @@ package enum BookRecords {
     @discardableResult
     package static func create(_ name: String, _ db: Database) throws -> ID {
         if try id(named: name, db) != nil { throw ContactsDBError.invalidBook(.exists(name)) }
-        try db.execute(sql: "INSERT INTO book (name, nameKey, createdAt) VALUES (?, ?, ?)",
-                       arguments: [name, Text.groupKey(name), Timestamp.string(from: Date())])
+        // A deleted book's id is never given again: its tombstones would
+        // be the new book's deletions in `changes --book`.
+        try db.execute(sql: """
+            INSERT INTO book (id, name, nameKey, createdAt)
+            VALUES (max((SELECT coalesce(max(id), 0) FROM book), (SELECT coalesce(max(bookId), 0) FROM contactTombstone)) + 1,
+                    ?, ?, ?)
+            """, arguments: [name, Text.groupKey(name), Timestamp.string(from: Date())])
         return db.lastInsertedRowID
     }
 

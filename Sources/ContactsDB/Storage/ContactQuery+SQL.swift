@@ -11,6 +11,10 @@ struct QueryPlan: Hashable {
     /// The database's default phone regions, which read a phone filter as
     /// they read stored numbers.
     var regions = PhoneRegions.default
+    /// The books the query names, by name as given: looked up by their
+    /// names folded in full (``BookRecords/id(named:_:)``), which SQL
+    /// cannot do, then bound as constants.
+    var books: [String: BookRecords.ID] = [:]
 }
 
 extension ContactQuery {
@@ -113,12 +117,12 @@ extension ContactQuery {
 
         private mutating func addBooks(_ names: [String]) {
             // One book is a constant to the planner, whose own index then
-            // gives the default order too.
-            if names.count == 1 {
-                add("contact.bookId = (SELECT id FROM book WHERE nameKey = ?)", [Text.groupKey(names[0])])
+            // gives the default order too. A book no plan found is none.
+            let ids = names.map { plan.books[$0] ?? 0 }
+            if ids.count == 1 {
+                add("contact.bookId = ?", [ids[0]])
             } else {
-                add("contact.bookId IN (SELECT id FROM book WHERE nameKey IN (SELECT value FROM json_each(?)))",
-                    [JSONText.array(names.map(Text.groupKey))])
+                add("contact.bookId IN (SELECT value FROM json_each(?))", ["[" + ids.map(String.init).joined(separator: ",") + "]"])
             }
         }
 
@@ -317,10 +321,10 @@ enum QueryPlanner {
     /// - throws: `.groupNotFound`, `.invalidBook(.notFound)`.
     static func basePlan(_ query: ContactQuery, _ db: Database) throws -> QueryPlan {
         for case .group(let name) in query.filters { try GroupWriter.requireExists(named: name, db) }
-        for case .books(let names) in query.filters {
-            for name in names { _ = try BookRecords.existingID(named: name, db) }
-        }
         var plan = QueryPlan()
+        for case .books(let names) in query.filters {
+            for name in names { plan.books[name] = try BookRecords.existingID(named: name, db) }
+        }
         // Read only when a number is: a setting read costs a rare word's
         // query a tenth of its time.
         let readsNumbers = query.filters.contains { filter in

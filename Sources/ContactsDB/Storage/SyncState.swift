@@ -28,8 +28,9 @@ package struct SyncState {
 
     /// The remote of the book named `name` in any case.
     package static func remote(named name: String, _ db: Database) throws -> StoredRemote? {
-        try Row.fetchOne(db, sql: "SELECT \(remoteColumns) FROM remote r JOIN book b ON b.id = r.bookId WHERE b.nameKey = ?",
-                         arguments: [Text.groupKey(name)]).map(StoredRemote.init)
+        guard let book = try BookRecords.id(named: name, db) else { return nil }
+        return try Row.fetchOne(db, sql: "SELECT \(remoteColumns) FROM remote r JOIN book b ON b.id = r.bookId WHERE b.id = ?",
+                                arguments: [book]).map(StoredRemote.init)
     }
 
     /// The remote bound to the collection at `url`, if any.

@@ -18,7 +18,7 @@ enum UpcomingDateRows {
     }
 
     /// `?1` and `?2`: the first and last `MM-DD` of the span; `?3` the
-    /// name keys of the books, as a JSON array, or NULL for every book.
+    /// ids of the books, as a JSON array, or NULL for every book.
     static let sql = """
         SELECT id, displayName, sortIndex, sortKey, NULL, 0, birthday FROM contact
         WHERE birthday IS NOT NULL AND substr(birthday, -5) BETWEEN ?1 AND ?2 AND \(inBooks)
@@ -29,13 +29,15 @@ enum UpcomingDateRows {
         WHERE substr(contactDate.value, -5) BETWEEN ?1 AND ?2 AND \(inBooks)
         """
     private static let inBooks = """
-        (?3 IS NULL OR contact.bookId IN (SELECT id FROM book WHERE nameKey IN (SELECT value FROM json_each(?3))))
+        (?3 IS NULL OR contact.bookId IN (SELECT value FROM json_each(?3)))
         """
 
     /// - parameter books: only the contacts of these books; nil for all.
-    static func rows(monthDays first: String, through last: String, inBooks books: [String]?, _ db: Database) throws -> [Row] {
+    static func rows(monthDays first: String, through last: String, inBooks books: [BookRecords.ID]?, _ db: Database) throws
+        -> [Row]
+    {
         var rows: [Row] = []
-        try db.forEachRow(sql, [first, last, books.map { JSONText.array($0.map(Text.groupKey)) }]) { row in
+        try db.forEachRow(sql, [first, last, books.map { "[" + $0.map(String.init).joined(separator: ",") + "]" }]) { row in
             rows.append(Row(id: row.text(0), displayName: row.text(1), sortIndex: row.int(2), sortKey: row.blob(3),
                             label: row.optionalText(4), position: row.int(5), value: row.text(6)))
         }

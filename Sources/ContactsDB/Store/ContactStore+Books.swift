@@ -39,8 +39,14 @@ extension ContactStore {
     /// contacts is deleted only when they move to `target` first.
     ///
     /// - throws: `.invalidBook(.notEmpty)`, `.invalidBook(.isDefault)`,
-    ///   `.invalidBook(.notFound)`; nothing is changed.
+    ///   `.invalidBook(.notFound)`, `.syncRunning` when a sync does not
+    ///   end within the busy timeout; nothing is changed.
     public func deleteBook(_ name: String, movingContactsTo target: String? = nil) throws {
+        // A sync of the book adds contacts to it until it ends.
+        try holdingSyncLock { try deleteBookNow(name, movingContactsTo: target) }
+    }
+
+    private func deleteBookNow(_ name: String, movingContactsTo target: String?) throws {
         try write { db in
             let id = try BookRecords.existingID(named: name, db)
             let stored = try BookRecords.name(id, db)
@@ -89,10 +95,11 @@ extension ContactStore {
         }
     }
 
-    /// A book's name as given, tidied.
-    private static func bookName(_ name: String) throws -> String {
+    /// A book's name as given, its spaces tidied; a control character (a
+    /// line break, a tab) is refused rather than tidied away unsaid.
+    package static func bookName(_ name: String) throws -> String {
         let tidied = Text.tidy(name)
-        guard !tidied.isEmpty, tidied.count <= 100, !tidied.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        guard !tidied.isEmpty, tidied.count <= 100, !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
         else { throw ContactsDBError.invalidBook(.invalidName(name)) }
         return tidied
     }

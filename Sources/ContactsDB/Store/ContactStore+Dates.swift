@@ -18,14 +18,14 @@ extension ContactStore {
         let end = start.adding(days: days)
         var found: [(date: UpcomingDate, row: UpcomingDateRows.Row)] = []
         try read { db in
-            for name in books ?? [] { _ = try BookRecords.existingID(named: name, db) }
+            let bookIDs = try books?.map { try BookRecords.existingID(named: $0, db) }
             for year in start.year!...end.year! {
                 let first = year == start.year ? start : PartialDate(year: year, month: 1, day: 1)
                 let last = year == end.year ? end : PartialDate(year: year, month: 12, day: 31)
                 // Stored `02-29` sorts after `02-28`, the day it falls on
                 // in a year without 29 February.
                 let lastMonthDay = Self.monthDay(last) == "02-28" ? "02-29" : Self.monthDay(last)
-                for row in try UpcomingDateRows.rows(monthDays: Self.monthDay(first), through: lastMonthDay, inBooks: books, db) {
+                for row in try UpcomingDateRows.rows(monthDays: Self.monthDay(first), through: lastMonthDay, inBooks: bookIDs, db) {
                     guard let date = PartialDate(row.value) else { continue }
                     let falling = date.falling(inYear: year)
                     let age = date.year.map { year - $0 }

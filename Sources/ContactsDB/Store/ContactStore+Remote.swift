@@ -16,12 +16,33 @@ extension ContactStore {
     /// Forgets the remote and what was synced with it; its book, the
     /// book's contacts and the recorded conflicts stay, as a local book.
     ///
-    /// - throws: ``ContactsDBError/remoteNotFound(name:)``.
+    /// - throws: ``ContactsDBError/remoteNotFound(name:)``, ``ContactsDBError/syncRunning(path:)`` when a
+    ///   sync of this database does not end within the busy timeout.
     public func removeRemote(named name: String) throws {
-        try write { db in
-            guard let stored = try SyncState.remote(named: name, db) else { throw ContactsDBError.remoteNotFound(name: name) }
-            try SyncState(book: stored.book).deleteRemote(db)
+        // A sync under way ends first: it would go on sending for a book
+        // that syncs nowhere, and leave its records for the next binding.
+        try holdingSyncLock {
+            try write { db in
+                guard let stored = try SyncState.remote(named: name, db) else { throw ContactsDBError.remoteNotFound(name: name) }
+                try SyncState(book: stored.book).deleteRemote(db)
+            }
         }
+    }
+
+    /// Runs `body` holding the lock a sync holds (`PATH-sync-lock`), so
+    /// that no sync runs meanwhile: a sync under way is waited for, the
+    /// busy timeout at most.
+    ///
+    /// - throws: `.syncRunning` when the sync does not end in time.
+    package func holdingSyncLock<T>(_ body: () throws -> T) throws -> T {
+        let lock: DatabaseFile.Lock?
+        do {
+            lock = path == ":memory:" ? nil : try DatabaseFile.Lock(beside: path, suffix: "-sync-lock", timeout: busyTimeout)
+        } catch ContactsDBError.databaseBusy(let path) {
+            throw ContactsDBError.syncRunning(path: path)
+        }
+        defer { withExtendedLifetime(lock) {} }
+        return try body()
     }
 
     // MARK: - Conflicts
