@@ -160,6 +160,35 @@ import Testing
         #expect(try store.rowCount("contact") == 1)
     }
 
+    /// An upgrade stopped midway (a migration failed, or the process was
+    /// killed) and resumed keeps the backup of the version the database
+    /// had: resumed ever so often, it takes no backup of a half-upgraded
+    /// file, so that one is never rotated out.
+    @Test func aResumedUpgradeKeepsTheBackupOfTheVersionTheDatabaseHad() throws {
+        // A database of the first schema, with its contacts (the CLI's fixture).
+        let path = directory.path("resumed.sqlite")
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("ContactsDBCLITests/Fixtures/schema-v1.sqlite")
+        try FileManager.default.copyItem(atPath: fixture.path, toPath: path)
+        var backups: [String] = []
+        // Each stop lands one migration further, as a kill between two would.
+        for stop in 2..<(SchemaMigration.bundled.count - 1) {
+            var stopping = SchemaMigration.bundled
+            stopping[stop] = SchemaMigration(identifier: stopping[stop].identifier, sql: "ALTER TABLE noSuchTable ADD x;")
+            #expect(captureError { _ = try ContactStore.open(at: path, options: .migrations(stopping)) } != nil)
+            backups = try FileManager.default.contentsOfDirectory(atPath: directory.path("")).filter { $0.contains(".before-") }
+            #expect(backups.count == 1 && backups[0].contains("before-\(SchemaMigration.bundled[1].identifier)"), "\(backups)")
+        }
+        let store = try ContactStore.open(at: path)
+        #expect(store.openReport.backupBeforeMigration == directory.path(backups[0]))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path("")).filter { $0.contains(".before-") } == backups)
+        // The backup is the database as it was: the first migration only.
+        let status = try ContactStore.migrationStatus(at: directory.path(backups[0]))
+        #expect(status.applied.map(\.identifier) == [SchemaMigration.bundled[0].identifier])
+        // Ended, the upgrade leaves nothing behind: the next one backs up anew.
+        #expect(try store.read { db in try Settings.value(Settings.upgradeBackupKey, db) } == nil)
+    }
+
     @Test func newerDatabaseIsRefusedWithItsBytesUnchanged() throws {
         let path = directory.path("newer.sqlite")
         _ = try ContactStore.open(at: path, options: .migrations(SchemaMigration.bundled + [Self.version2]))

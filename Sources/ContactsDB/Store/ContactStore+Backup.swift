@@ -66,6 +66,28 @@ enum DatabaseBackup {
         return backup
     }
 
+    /// The backup of the version the database has before `pending` are
+    /// applied (``beforeMigration(_:at:migration:)``), recorded in the
+    /// database until ``upgradeEnded(_:)``; or, for an upgrade that was
+    /// killed and is resumed, the one it took then, kept: a backup of the
+    /// half-upgraded file would rotate out the one worth having.
+    static func beforeUpgrade(_ queue: DatabaseQueue, at path: String, pending: [String]) throws -> String? {
+        guard let first = pending.first, let last = pending.last else { return nil }
+        let recorded = try queue.read { db in try Settings.valueBeforeMigrating(Settings.upgradeBackupKey, db) }?
+            .split(separator: "\u{1F}").map(String.init)
+        if let recorded, recorded.count == 2, pending.contains(recorded[1]), FileManager.default.fileExists(atPath: recorded[0]) {
+            return recorded[0]
+        }
+        guard let backup = try beforeMigration(queue, at: path, migration: first) else { return nil }
+        try queue.write { db in try Settings.set(Settings.upgradeBackupKey, to: backup + "\u{1F}" + last, db) }
+        return backup
+    }
+
+    /// Forgets the upgrade's backup (the file stays): the upgrade ended.
+    static func upgradeEnded(_ db: Database) throws {
+        try Settings.remove(Settings.upgradeBackupKey, db)
+    }
+
     // MARK: - Non public
 
     /// Creates the first free one of `BASE.sqlite`, `BASE-PID.sqlite`,

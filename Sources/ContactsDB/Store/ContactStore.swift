@@ -138,11 +138,10 @@ public final class ContactStore: Sendable {
                 // Under the lock, no other process migrates: the records
                 // read here stay true until this process changes them.
                 let pending = try queue.read { db in try migrator.status(db, path: path).pending }
-                if let first = pending.first {
-                    report.backupBeforeMigration = try DatabaseBackup.beforeMigration(queue, at: path, migration: first.identifier)
-                }
+                report.backupBeforeMigration = try DatabaseBackup.beforeUpgrade(queue, at: path, pending: pending.map(\.identifier))
             }
             report.appliedMigrations = try migrator.migrate(queue, path: path)
+            if report.backupBeforeMigration != nil { try queue.write(DatabaseBackup.upgradeEnded) }
             // Each checks again inside its own write transaction.
             report.reindexedContacts = try ChangeLog.write(queue, Reindexer.reindexIfCollationChanged)
                 .flatMap { $0 > 0 ? $0 : nil }
