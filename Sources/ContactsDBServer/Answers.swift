@@ -139,7 +139,7 @@ struct ErrorAnswer: Encodable {
              .mergeAcrossBooks, .foreignChangeToken, .expiredChangeToken:
             return .badRequest
         case .remoteUnavailable, .remoteAnswerUnreadable, .remoteRefusedCredentials: return .badGateway
-        case .databaseBusy, .syncRunning: return .serviceUnavailable
+        case .databaseBusy, .syncRunning, .databaseUnavailable: return .serviceUnavailable
         default: return .internalServerError
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import ContactsDBTestSupport
 import GRDB
 import Testing
 @testable import ContactsDB
@@ -200,5 +201,27 @@ import Testing
             messengers: MessengerService.allCases.map { Messenger(service: $0.rawValue.uppercased(), handle: "h") }))
         #expect(contact.messengers.map(\.service) == MessengerService.allCases.map(\.rawValue))
         #expect(try store.add(ContactDraft(firstName: "Old", age: 999)).age == 999)
+    }
+}
+
+/// A database deleted or replaced under a process that has it open takes
+/// no write: it would go to a file no one can open again.
+@Suite struct DeletedDatabaseTests {
+    let directory = TemporaryDirectory()
+
+    @Test(arguments: [false, true])
+    func aWriteToADatabaseDeletedOrReplacedUnderTheStoreFails(_ replaced: Bool) throws {
+        let path = directory.path("contacts.sqlite")
+        let store = try ContactStore.open(at: path)
+        try store.add(ContactDraft(firstName: "Before"))
+        for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
+        if replaced { _ = try ContactStore.open(at: path) }
+        let error = captureError { try store.add(ContactDraft(firstName: "Lost")) }
+        guard case let .databaseUnavailable(failing, reason)? = error else {
+            Issue.record("expected databaseUnavailable, got \(String(describing: error))")
+            return
+        }
+        #expect(failing == path && reason.contains("deleted or replaced"))
+        if replaced { #expect(try ContactStore.open(at: path).contacts(matching: ContactQuery().filter(.namePrefix("lost"))).isEmpty) }
     }
 }

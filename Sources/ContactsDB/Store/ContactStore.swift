@@ -53,6 +53,9 @@ public final class ContactStore: Sendable {
     package let workers: Int
     let writer: DatabaseQueue
     let migrator: Migrator
+    /// The database file opened (``DatabaseFile/identity(_:)``), which every
+    /// write checks `path` still names; nil in memory.
+    private let file: [UInt64]?
 
     // MARK: - Opening
 
@@ -110,6 +113,7 @@ public final class ContactStore: Sendable {
         busyTimeout = options.busyTimeout
         workers = max(1, options.workers)
         writer = queue
+        file = isFile ? DatabaseFile.identity(path) : nil
         var report = OpenReport()
         try DatabaseErrorMapping.mapping(path: path) {
             // One read first, so that an open with nothing to do takes no
@@ -158,13 +162,15 @@ public final class ContactStore: Sendable {
     /// Runs `body` in one transaction that advances the change counter;
     /// any error rolls it back whole.
     package func write<T>(_ body: (Database) throws -> T) throws -> T {
-        try DatabaseErrorMapping.mapping(path: path) { try ChangeLog.write(writer, body) }
+        if let file { try DatabaseFile.requireStill(file, at: path) }
+        return try DatabaseErrorMapping.mapping(path: path) { try ChangeLog.write(writer, body) }
     }
 
     /// ``write(_:)`` for a body that only adds contacts and what they hold
     /// (``ChangeLog/writeAdding(_:_:)``).
     package func writeAdding<T>(_ body: (Database) throws -> T) throws -> T {
-        try DatabaseErrorMapping.mapping(path: path) { try ChangeLog.writeAdding(writer, body) }
+        if let file { try DatabaseFile.requireStill(file, at: path) }
+        return try DatabaseErrorMapping.mapping(path: path) { try ChangeLog.writeAdding(writer, body) }
     }
 
     /// Runs `body` in one deferred (read) transaction, so that its

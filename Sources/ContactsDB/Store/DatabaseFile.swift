@@ -62,6 +62,23 @@ package enum DatabaseFile {
         return false
     }
 
+    /// The file at `path`, by device and inode; nil when there is none.
+    package static func identity(_ path: String) -> [UInt64]? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return [UInt64(info.st_dev), UInt64(info.st_ino)]
+    }
+
+    /// Throws when `path` no longer names the file opened (`identity`): a
+    /// write to a database deleted or replaced under a running process
+    /// would go to a file no one can open again, and be lost unsaid.
+    package static func requireStill(_ identity: [UInt64], at path: String) throws {
+        guard Self.identity(path) == identity else {
+            throw ContactsDBError.databaseUnavailable(
+                path: path, reason: "the file was deleted or replaced after it was opened, so a change would be lost; start again")
+        }
+    }
+
     /// Throws unless this process may write the file and create files
     /// beside it (the journal, the backup taken before migrating, the lock).
     package static func requireWritable(_ path: String) throws {
