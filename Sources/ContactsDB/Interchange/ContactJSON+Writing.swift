@@ -7,6 +7,18 @@ extension Contact {
     public var jsonText: String { ContactJSONWriter.text(draft, derivedFrom: self) }
 }
 
+extension Contact {
+    /// ``jsonText`` with `"linked"` last, the ids of the contacts linked
+    /// with this one (as `show` lists them) when there are any; an import
+    /// skips the key as it skips the other derived ones.
+    ///
+    /// - parameter linked: the ids, from ``ContactStore/linkedIDs(of:)``.
+    public func jsonText(linked: [String]) -> String {
+        guard !linked.isEmpty else { return jsonText }
+        return jsonText.dropLast() + ", \"linked\": [" + linked.map(JSONText.quote).joined(separator: ", ") + "]}"
+    }
+}
+
 extension ContactDraft {
     /// The draft as one JSON object on one line, in the import format.
     public var jsonText: String { ContactJSONWriter.text(self, derivedFrom: nil) }

@@ -26,6 +26,7 @@ public struct ContactJSON: Sendable {
 
     static let derivedKeys: Set<String> = [
         "displayName", "sortName", "sectionKey", "sortIndex", "createdAt", "updatedAt", "revision", "hasPhoto", "book",
+        "linked",
     ]
     private static let keys = ["id", "uid", "kind", "firstName", "lastName", "company", "age", "favorite", "groups"]
         + detailTexts.map(\.key)

@@ -6,8 +6,11 @@ extension ContactsDBCommand {
         static let configuration = CommandConfiguration(
             commandName: "show", abstract: "Show one contact with all its fields, or its vCard.",
             discussion: """
-                `contactsdb show ID --format vcard > card.vcf` gives a card to send someone. The table ends with \
-                the ids linked with the contact (`linked:`), when it is linked.
+                Every field of the card: names, phones, emails, addresses, messengers, the card's texts (note, \
+                birthday, …) and lists (dates, URLs, relations, social profiles, extra properties), groups, \
+                favorite and photo. `contactsdb show ID --format vcard > card.vcf` gives a card to send someone. \
+                The table ends with the ids linked with the contact (`linked:`), and JSON has them as "linked", \
+                when it is linked.
                 """)
 
         /// The formats of ``OutputFormat`` and the contact's card.
@@ -40,8 +43,10 @@ extension ContactsDBCommand {
                 // Aligned as the detail's own lines are.
                 if !linked.isEmpty { print("  " + "linked:".padding(toLength: 16, withPad: " ", startingAt: 0) + linked.joined(separator: ", ")) }
             case .vcard: print(contact.vCard(version: (vcardVersion ?? .v4).version), terminator: "")
-            case .json, .ndjson, .csv:
-                ContactPrinter.print([contact], as: OutputFormat(rawValue: format.rawValue)!, regions: try store.phoneRegions())
+            case .json, .ndjson:
+                ContactPrinter.printJSON([contact.jsonText(linked: try store.linkedIDs(of: id))], lines: format == .ndjson)
+            case .csv:
+                ContactPrinter.print([contact], as: .csv, regions: try store.phoneRegions())
             }
         }
     }

@@ -67,6 +67,7 @@ enum ContactPrinter {
             return ("address (\(address.type))", parts.filter { !$0.isEmpty }.joined(separator: ", "))
         }
         lines += contact.messengers.map { ($0.service, $0.handle) }
+        lines += wholeCard(contact)
         if let photo = contact.photo {
             lines.append(("photo", "\(photo.mediaType), \(photo.data.count) bytes"))
         }
@@ -77,8 +78,38 @@ enum ContactPrinter {
         ]
         let shown = lines.filter { !$0.1.isEmpty }
         let width = shown.map { Terminal.width($0.0) }.max() ?? 0
-        return contact.displayName + "\n"
-            + shown.map { "  " + Terminal.padded($0.0 + ":", to: width + 1) + " " + $0.1 + "\n" }.joined()
+        // A note's later lines start under its first.
+        let indent = "\n" + String(repeating: " ", count: width + 4)
+        return contact.displayName + "\n" + shown.map { label, value in
+            "  " + Terminal.padded(label + ":", to: width + 1) + " " + value.split(separator: "\n", omittingEmptySubsequences: false)
+                .joined(separator: indent) + "\n"
+        }.joined()
+    }
+
+    /// The card's fields past the first ones, as the registries declare
+    /// them (``DetailText``, ``CardList``), so that a new one shows too:
+    /// the kind, the texts, each list's entries, groups and favorite.
+    private static func wholeCard(_ contact: Contact) -> [(String, String)] {
+        var lines = [("kind", contact.kind == .organization ? ContactKind.organization.rawValue : "")]
+        lines += DetailText.all.map { (spoken($0.key), contact.details[keyPath: $0.field] ?? "") }
+        for list in CardList.all {
+            // The label goes beside the item's name; vCard parameters are
+            // the card's business, not a reader's.
+            let label = list.columns.firstIndex { $0.name == "type" }
+            let shown = list.columns.indices.filter { $0 != label && list.columns[$0].rule != .parameters }
+            lines += list.rows(of: contact.details).map { row in
+                let values = shown.compactMap { row[$0] }.filter { !$0.isEmpty }
+                return (spoken(list.item) + (label.map { " (\(row[$0] ?? ""))" } ?? ""), values.joined(separator: ", "))
+            }
+        }
+        return lines + [("groups", contact.groups.joined(separator: ", ")), ("favorite", contact.isFavorite ? "yes" : "")]
+    }
+
+    /// A key as words: `phoneticFirstName` is "phonetic first name".
+    private static func spoken(_ key: String) -> String {
+        key.reduce(into: "") { words, character in
+            words += character.isUppercase ? " " + character.lowercased() : String(character)
+        }
     }
 
     static func alignedColumns(_ rows: [[String]]) -> String {
