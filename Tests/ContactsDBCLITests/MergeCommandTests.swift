@@ -75,6 +75,23 @@ import Testing
         #expect(try cli.run(db: db, ["unmerge", "1"]).exitCode == 1)
     }
 
+    /// A merge in a book that is not the default is taken back into that
+    /// book, survivor edited since or not, and after the book was renamed.
+    @Test(arguments: [false, true])
+    func anUnmergeRestoresIntoTheBookOfTheMerge(_ renamed: Bool) throws {
+        let db = try cli.makeEmptyDatabase("books.sqlite", in: directory)
+        #expect(try cli.run(db: db, ["book", "create", "work"]).exitCode == 0)
+        #expect(try cli.run(db: db, ["import", directory.write("people.json", Self.people), "--book", "work"]).exitCode == 0)
+        #expect(try cli.run(db: db, ["merge", "a", "b", "c"]).exitCode == 0)
+        if renamed { #expect(try cli.run(db: db, ["book", "rename", "work", "office"]).exitCode == 0) }
+        let unmerge = try cli.run(db: db, ["unmerge", "1"])
+        #expect(unmerge.exitCode == 0, "\(unmerge.stderr)")
+        for id in ["a", "b", "c"] {
+            let shown = try cli.run(db: db, ["show", id, "--format", "json"]).stdout
+            #expect(shown.contains(renamed ? #""book": "office""# : #""book": "work""#), "\(id): \(shown)")
+        }
+    }
+
     /// Issue 44, item 9: a retried `unmerge` must never take back another
     /// merge, so an id taken back is never given again, across processes.
     @Test func mergeIdsAreNeverReused() throws {

@@ -108,9 +108,9 @@ extension ContactStore {
             if let taken = try ContactReader.stored(ids: merged.map(\.contactID), db).first {
                 throw ContactsDBError.mergedContactExists(mergeID: mergeID, id: taken.contact.id)
             }
-            let writer = try ContactWriter(db)
-            var places: [(pk: Int64, position: Int?)] = []
             let current = try ContactReader.stored(ids: [survivor.contactID], db).first
+            let writer = try ContactWriter(db, book: try Self.book(of: survivor, now: current?.pk, db))
+            var places: [(pk: Int64, position: Int?)] = []
             let restoresSurvivor = current?.contact.revision == stored.intoRevision
             if let current, restoresSurvivor {
                 try writer.replace(pk: current.pk, try Self.restored(survivor, db),
@@ -182,6 +182,15 @@ extension ContactStore {
 
     /// A contact as the merge record holds it, in the groups it had that
     /// still exist (by their uid: a group renamed since is still its own).
+    /// The book a merge's contacts come back to: the one they were merged
+    /// in (a merge never spans books), found by the name the record keeps;
+    /// else the survivor's book now, when it was renamed; else the default.
+    private static func book(of survivor: MergeRecords.Part, now pk: Int64?, _ db: Database) throws -> BookRecords.ID? {
+        let recorded = try? JSONSerialization.jsonObject(with: Data(survivor.contactJSON.utf8)) as? [String: Any]
+        if let name = recorded?["book"] as? String, let id = try BookRecords.id(named: name, db) { return id }
+        return try pk.flatMap { try BookRecords.ofContacts([$0], db)[$0] }
+    }
+
     private static func restored(_ part: MergeRecords.Part, _ db: Database) throws -> ContactDraft {
         var draft = try ContactJSON.decode(Data(part.contactJSON.utf8), source: "the merge record").draft
         draft.groups = try MergeRecords.groupNames(uids: part.groupUIDs, db)
