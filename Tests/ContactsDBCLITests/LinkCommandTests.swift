@@ -108,6 +108,33 @@ import Testing
         #expect(try cli.run(db: db, ["copy", "c1", "--to", "nope"]).exitCode == 64)
     }
 
+    /// Apple's clients tell cards apart by X-ABUID: a copy carrying the
+    /// original's would be taken for the same card.
+    @Test func aCopyCarriesNoneOfTheOriginalsCardIdentity() throws {
+        let db = try cli.makeEmptyDatabase("apple.sqlite", in: directory)
+        #expect(try cli.run(db: db, ["book", "create", "work"]).exitCode == 0)
+        let card = directory.write("apple.vcf", """
+            BEGIN:VCARD\r
+            VERSION:3.0\r
+            UID:apple-1\r
+            N:Appleseed;Johnny;;;\r
+            X-ABUID:5E7A1C2B-1111-4222-8333-944445555666:ABPerson\r
+            item1.X-ABUID:5E7A1C2B-1111-4222-8333-944445555666:ABPerson\r
+            X-SHOE-SIZE:44\r
+            END:VCARD\r
+
+            """)
+        #expect(try cli.run(db: db, ["import", card]).exitCode == 0)
+        let copied = try cli.run(db: db, ["copy", "apple-1", "--to", "work"])
+        let copy = try #require(copied.stdout.split(separator: "\t").last.map { String($0.dropLast()) })
+        let extra = { (id: String) in
+            let json = try cli.run(db: db, ["show", id, "--format", "json"]).stdoutData
+            return (try JSONSerialization.jsonObject(with: json) as? [[String: Any]])?.first?["extra"] as? [String] ?? []
+        }
+        #expect(try extra(copy) == ["X-SHOE-SIZE:44"])
+        #expect(try extra("apple-1").filter { $0.contains("X-ABUID") }.count == 2)
+    }
+
     @Test func doctorFindsAPersonsKeptKeysOutOfStepAndReindexMendsThem() throws {
         let db = try cli.makeEmptyDatabase("kept.sqlite", in: directory)
         for book in ["work", "home"] { #expect(try cli.run(db: db, ["book", "create", book]).exitCode == 0) }

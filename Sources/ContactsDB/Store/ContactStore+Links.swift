@@ -97,8 +97,10 @@ extension ContactStore {
     /// Copies contacts into a book (SPEC §Several address books): each a
     /// new contact with the same fields and photo, in the groups of the
     /// same names in that book (made when missing), linked to its original.
-    /// A copy has an id and a card UID of its own: it is a card of its own
-    /// from now on, edited apart from the original. All in one transaction.
+    /// A copy has an id and a card UID of its own, and none of the
+    /// original's other names for its card (``CardIdentity``): it is a card
+    /// of its own from now on, edited apart from the original. All in one
+    /// transaction.
     ///
     /// - returns: the copies' ids, in the order given.
     /// - throws: ``ContactsDBError/contactsNotFound(ids:)``,
@@ -116,6 +118,7 @@ extension ContactStore {
             for (id, pk) in zip(ids, pks) {
                 guard var draft = byID[id]?.draft else { continue }
                 (draft.id, draft.uid, draft.isFavorite) = (nil, nil, false)
+                draft.extra.removeAll(where: CardIdentity.namesTheCard)
                 var unusual = UnusualValues()
                 let copy = try writer.insert(try ContactValidator.imported(draft, at: "", counting: &unusual), at: "", now: now)
                 try LinkRecords.link([pk] + ContactReader.pks(ids: [copy], db), db)
