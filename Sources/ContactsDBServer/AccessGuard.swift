@@ -88,7 +88,7 @@ struct AccessGuard<Context: RequestContext>: RouterMiddleware {
     /// the page is framed by no one, nothing is cached or sniffed, and no
     /// address of the app's host goes on as a referrer (the page's own
     /// `referrer` meta says so too). The page brings its policy, which
-    /// names its inline parts' nonce.
+    /// names its inline parts' nonce; a photo brings one with `sandbox`.
     static func hardened(_ response: Response) -> Response {
         var response = response
         if response.headers[.contentSecurityPolicy] == nil {

@@ -13,7 +13,8 @@
       and labels) and, over plain HTTP, what it refuses (no cookie, a code
       used once or past its minute, another Host, a write from another
       origin); what a page on another local port cannot do (receive the
-      app's cookie, sign the browser out by setting cookies), that the browser's
+      app's cookie, sign the browser out by setting cookies, run a photo
+      whose bytes are a page, a script or an SVG), that the browser's
       history holds no address that opens the app again, and what
       `serve --open` hands its opener ($BROWSER, recorded). With
       --screenshot, saves the list as the README shows it.
@@ -352,6 +353,50 @@ def cookie_attack_checks(chromium, server, neighbour):
     status = app.evaluate("() => fetch('/api/info').then(r => r.status)")
     check(status == 200, f"the app stays signed in after pages on another port set cookies of its names (got {status})")
     context.close()
+
+
+def photo_attack_checks(chromium, server, cli, folder, neighbour):
+    """Photos whose bytes are a page, a script and an SVG, as cards may
+    bring them: the page and the SVG would load the script from the app,
+    which would retitle the document and go to the neighbour."""
+    script = f'document.title = "ran"; location.href = "http://127.0.0.1:{neighbour.port}/ran";'
+    photos = {"xss-page": ("text/html", '<!doctype html><title>p</title><script src="/api/photo?id=xss-script"></script>'),
+              "xss-script": ("text/javascript", script),
+              "xss-svg": ("image/svg+xml", '<svg xmlns="http://www.w3.org/2000/svg"><script href="/api/photo?id=xss-script"/></svg>')}
+    cards = "".join(f"BEGIN:VCARD\r\nVERSION:4.0\r\nUID:{uid}\r\nFN:Photo {uid}\r\n"
+                    f"PHOTO:data:{kind};base64,{base64.b64encode(text.encode()).decode()}\r\nEND:VCARD\r\n"
+                    for uid, (kind, text) in photos.items())
+    path = os.path.join(folder, "photos.vcf")
+    with open(path, "w") as f:
+        f.write(cards)
+    cli.run("import", path)
+    for uid in photos:
+        status, headers, _ = server.request("GET", f"/api/photo?id={uid}")
+        check(status == 200 and headers.get("Content-Type") == "application/octet-stream"
+              and headers.get("Content-Disposition") == "attachment" and headers.get("X-Content-Type-Options") == "nosniff"
+              and "sandbox" in headers.get("Content-Security-Policy", ""),
+              f"a photo that is no image goes as a sandboxed download: {uid} {status} {headers}")
+    anna = cli.ids("--name", "Anna")[0]
+    for path in [f"/api/photo?id={anna}", f"/api/thumbnail?id={anna}"]:
+        status, headers, _ = server.request("GET", path)
+        check(status == 200 and headers.get("Content-Type") in ("image/png", "image/jpeg", "image/webp")
+              and "Content-Disposition" not in headers and headers.get("X-Content-Type-Options") == "nosniff",
+              f"a photo that is an image goes as its type: {path} {headers}")
+    context = chromium.new_context()
+    signed_in_page(context, server).close()
+    for address in [f"{server.origin}/api/photo?id=xss-page", f"{server.origin}/api/photo?id=xss-svg",
+                    f"http://{server.machine}/api/photo?id=xss-page"]:
+        page = context.new_page()
+        try:
+            page.goto(address)
+        except Exception:  # a download is no page
+            pass
+        time.sleep(0.5)
+        check(page.title() != "ran" and not any(p.startswith("/ran") for p, _, _ in neighbour.requests),
+              f"opening {address} runs nothing")
+        page.close()
+    context.close()
+    cli.run("delete", *photos)
 
 
 def history_checks(playwright, server, folder):
@@ -1023,6 +1068,7 @@ def main(argv):
             with sync_playwright() as playwright:
                 chromium = browser(playwright)
                 cookie_attack_checks(chromium, server, neighbour)
+                photo_attack_checks(chromium, server, cli, folder, neighbour)
                 history_checks(playwright, server, folder)
                 page = chromium.new_page(viewport={"width": 1280, "height": 800}, locale="en-US")
                 page.set_default_timeout(10000)
