@@ -9,9 +9,12 @@ package protocol WebServer: Sendable {
     /// SIGTERM, then returns.
     ///
     /// - parameter port: the port; 0 lets the system choose a free one.
-    /// - parameter ready: called once, when the server listens, with the
-    ///   address that opens the app (its token included).
+    /// - parameter ready: called once, when the server listens, with a
+    ///   function that makes an address to open the app by, each with a
+    ///   code of its own that opens it once.
     /// - throws: ``CommandLineError/cannotListen(port:reason:)`` when the
     ///   port cannot be had.
-    func serve(_ store: ContactStore, port: Int, ready: @escaping @Sendable (String) -> Void) throws
+    func serve(
+        _ store: ContactStore, port: Int, ready: @escaping @Sendable (_ newAddress: @escaping @Sendable () -> String) -> Void
+    ) throws
 }

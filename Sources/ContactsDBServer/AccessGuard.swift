@@ -1,55 +1,82 @@
 import Foundation
 import Hummingbird
 
-/// Who may use the app: the browser that opened the address `serve`
-/// printed, on this machine, through the names of this machine only.
+/// Who may use the app: the browser that opened an address `serve`
+/// printed, on this machine, at a host name of the app's own
+/// (docs/cli.md, "Looking at contacts: the web app").
 ///
-/// - The token, once in the address, then an HttpOnly, SameSite=Strict
-///   cookie, which no script of the page and no other site's request
-///   carries.
-/// - The Host header: 127.0.0.1:PORT or localhost:PORT, so that another
-///   site whose name is made to resolve to 127.0.0.1 (DNS rebinding)
-///   reaches nothing.
+/// - Two hosts answer, and no other (421: a site whose name is made to
+///   resolve to 127.0.0.1, DNS rebinding, reaches nothing). The app's
+///   host, `contactsdb-LABEL.localhost:PORT` (``SignIn``), serves the page
+///   and its endpoints. The machine's, `127.0.0.1:PORT`, whose cookies
+///   every server on the machine shares, reads and sets none: it serves
+///   the entry, which trades a one-time code for the app's host, and a
+///   path with a credential of its own goes beside the entry.
+/// - At the app's host, a one-time code in the address is traded for the
+///   cookie (HttpOnly, SameSite=Strict, that host's alone), which every
+///   other request must carry.
 /// - On every write, the Origin header: the app's own.
 /// - No CORS header is ever sent, so another origin's script reads no
 ///   answer.
 struct AccessGuard<Context: RequestContext>: RouterMiddleware {
-    let token: String
+    let signIn: SignIn
     let port: Int
 
-    /// A cookie per port: two servers on one machine do not sign each
-    /// other out.
-    var cookieName: String { "contactsdb-\(port)" }
+    /// What a refused or stale code is told.
+    static var usedCode: String {
+        "This address opens the app once, within a minute, and it is used or past its time: "
+            + "press Enter where `contactsdb serve` runs for a new one."
+    }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard let host = request.head.authority, ["127.0.0.1:\(port)", "localhost:\(port)"].contains(host) else {
-            return Self.refusal(.misdirectedRequest, "This server answers only to 127.0.0.1:\(port) and localhost:\(port).")
+        let app = signIn.appHost(port: port)
+        guard let host = request.head.authority, [app, "127.0.0.1:\(port)"].contains(host) else {
+            return Self.refusal(.misdirectedRequest, "This server answers only at the addresses `contactsdb serve` printed.")
         }
         if request.method != .get && request.method != .head {
-            guard request.headers[.origin] == "http://\(host)" else {
+            guard host == app, request.headers[.origin] == "http://\(app)" else {
                 return Self.refusal(.forbidden, "A change must come from the app's own page.")
             }
         }
-        if request.uri.path == "/", let given = request.uri.queryParameters.get("token") {
-            guard request.method == .get, Self.same(given, token) else {
-                return Self.refusal(.unauthorized, "This token is not the one `contactsdb serve` printed; open the address it printed.")
+        guard host == app else { return try await atMachineHost(request, context: context, next: next) }
+        let isSignedIn = signIn.isSignedIn(request.headers[values: .cookie])
+        if request.uri.path == "/", let code = request.uri.queryParameters.get("code") {
+            // The code leaves the address bar at once; an old one, from the
+            // history, opens the app of a browser already signed in.
+            guard request.method == .get, isSignedIn || signIn.codes.take(code) else {
+                return Self.refusal(.unauthorized, Self.usedCode)
             }
-            // The token leaves the address bar and the history at once.
             var response = Response(status: .seeOther, headers: [.location: "/"])
-            response.headers[.setCookie] = "\(cookieName)=\(token); Path=/; HttpOnly; SameSite=Strict"
+            response.headers[.setCookie] = signIn.cookie
             return Self.hardened(response)
         }
-        guard let cookie = request.cookies[cookieName]?.value, Self.same(cookie, token) else {
-            return Self.refusal(.unauthorized, "Open the address `contactsdb serve` printed: it holds the token.")
+        guard isSignedIn else {
+            return Self.refusal(.unauthorized, "Open an address `contactsdb serve` printed, or press Enter where it runs for a new one.")
         }
         return Self.hardened(try await next(request, context))
     }
 
-    /// Compares in time independent of where the two differ.
-    static func same(_ given: String, _ token: String) -> Bool {
-        let (a, b) = (Array(given.utf8), Array(token.utf8))
-        guard a.count == b.count else { return false }
-        return zip(a, b).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
+    /// The machine's own host, whose cookies every server on the machine
+    /// shares: no cookie is read or set here. It serves the entry; a path
+    /// with a credential of its own, which it checks itself, would go
+    /// beside it, on to `next`.
+    private func atMachineHost(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        switch request.uri.path {
+        case "/": return entry(request)
+        default: return Self.refusal(.misdirectedRequest, "The app is not served at this address: open one `contactsdb serve` printed.")
+        }
+    }
+
+    /// Takes a code and sends the browser on to the app's host with a new
+    /// one, so that the host name is learnt only by the holder of a code.
+    private func entry(_ request: Request) -> Response {
+        guard request.method == .get, let code = request.uri.queryParameters.get("code"), signIn.codes.take(code) else {
+            return Self.refusal(.unauthorized, Self.usedCode)
+        }
+        let next = "http://\(signIn.appHost(port: port))/?code=\(signIn.codes.make())"
+        return Self.hardened(Response(status: .seeOther, headers: [.location: next]))
     }
 
     static func refusal(_ status: HTTPResponse.Status, _ sentence: String) -> Response {
@@ -58,9 +85,10 @@ struct AccessGuard<Context: RequestContext>: RouterMiddleware {
     }
 
     /// Headers every answer carries: nothing is loaded from another host,
-    /// the page is framed by no one, nothing is cached or sniffed. (The
-    /// page's own `referrer` meta keeps its address from being sent on.)
-    /// The page brings its policy, which names its inline parts' nonce.
+    /// the page is framed by no one, nothing is cached or sniffed, and no
+    /// address of the app's host goes on as a referrer (the page's own
+    /// `referrer` meta says so too). The page brings its policy, which
+    /// names its inline parts' nonce; a photo brings one with `sandbox`.
     static func hardened(_ response: Response) -> Response {
         var response = response
         if response.headers[.contentSecurityPolicy] == nil {
@@ -68,6 +96,7 @@ struct AccessGuard<Context: RequestContext>: RouterMiddleware {
         }
         response.headers[.xContentTypeOptions] = "nosniff"
         response.headers[.cacheControl] = "no-store"
+        response.headers[.init("Referrer-Policy")!] = "no-referrer"
         return response
     }
 

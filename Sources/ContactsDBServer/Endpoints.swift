@@ -32,8 +32,12 @@ struct Endpoints: Sendable {
             router.get(RouterPath(stringLiteral: path)) { request, _ in try await answer { try read(request.uri) } }
         }
         router.get("/api/contact") { request, _ in try await answer { try contact(try contactID(request)) } }
-        router.get("/api/photo") { request, _ in try await image { try store.photo(id: try contactID(request)) } }
-        router.get("/api/thumbnail") { request, _ in try await image { try store.thumbnail(id: try contactID(request)) } }
+        router.get("/api/photo") { request, _ in
+            try await image { try store.photo(id: try contactID(request)).map { ($0, PhotoImage.mediaType(of: $0.data)) } }
+        }
+        router.get("/api/thumbnail") { request, _ in
+            try await image { try store.thumbnail(id: try contactID(request)).map { ($0, Self.thumbnailType($0)) } }
+        }
         router.get("/api/phone-format") { request, _ in
             try await answer { try phoneFormat(request.uri.queryParameters.get("text") ?? "") }
         }
@@ -271,16 +275,31 @@ struct Endpoints: Sendable {
         }
     }
 
-    private func image(_ body: @escaping @Sendable () throws -> ContactPhoto?) async throws -> Response {
+    /// A photo or a thumbnail with the image type its bytes are, or nil.
+    /// A photo's bytes came from a card of other software (an import, a
+    /// server), whose declared type may be HTML, script or SVG: only a
+    /// type found in the bytes goes out as an image, and anything else
+    /// as a download that no browser shows or runs, in a sandbox even so.
+    private func image(_ body: @escaping @Sendable () throws -> (ContactPhoto, type: String?)?) async throws -> Response {
         switch await offServerThreads(body) {
-        case .success(let photo?):
-            return Response(status: .ok, headers: [.contentType: photo.mediaType], body: .init(byteBuffer: ByteBuffer(bytes: photo.data)))
+        case .success(let (photo, type)?):
+            var headers: HTTPFields = [.contentType: type ?? "application/octet-stream"]
+            if type == nil { headers[.contentDisposition] = "attachment" }
+            headers[.contentSecurityPolicy] = AccessGuard<BasicRequestContext>.policy(nonce: nil) + "; sandbox"
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: photo.data)))
         case .success(nil):
             return Response(status: .notFound, headers: [.contentType: "text/plain"], body: .init(byteBuffer: ByteBuffer(string: "No photo.\n")))
         case .failure(let error):
             let answer = ErrorAnswer(error)
             return Self.json(try encode(answer), status: answer.status)
         }
+    }
+
+    /// A thumbnail is the engine's own encoding of a photo, JPEG or WebP
+    /// (``PhotoImage/Thumbnail``), never a card's bytes; its type goes out
+    /// when it is one of those two.
+    private static func thumbnailType(_ thumbnail: ContactThumbnail) -> String? {
+        ["image/jpeg", "image/webp"].contains(thumbnail.mediaType) ? thumbnail.mediaType : nil
     }
 
     private func bytes(of request: Request) async throws -> Data {

@@ -10,20 +10,21 @@ import Logging
 ///
 /// ```swift
 /// let app = WebApp(store: try ContactStore.open(at: "contacts.sqlite"))
-/// try app.run(port: 0) { address in print(address) }
+/// try app.run(port: 0) { newAddress in print(newAddress()) }
 /// ```
 public struct WebApp: Sendable {
     let store: ContactStore
-    /// The secret the printed address carries; 256 random bits.
-    let token: String
+    /// The app's host name, cookie and one-time codes, new each run.
+    let signIn: SignIn
 
-    /// An app over `store`, with a token of its own.
+    /// An app over `store`, with a host name and a token of its own.
     public init(store: ContactStore) {
         self.store = store
-        token = Self.randomHex(words: 4)
+        signIn = SignIn()
     }
 
-    /// `words` random 64-bit words in hex: the token, a page's nonce.
+    /// `words` random 64-bit words in hex: the token, the host name's
+    /// label, a one-time code, a page's nonce.
     static func randomHex(words: Int) -> String {
         var generator = SystemRandomNumberGenerator()
         return (0..<words).map { _ in String(format: "%016llx", generator.next() as UInt64) }.joined()
@@ -33,10 +34,11 @@ public struct WebApp: Sendable {
     /// under way is finished first, and none starts after.
     ///
     /// - parameter port: the port; 0 lets the system choose a free one.
-    /// - parameter ready: called once the server listens, with the address
-    ///   that opens the app, token included.
+    /// - parameter ready: called once the server listens, with a function
+    ///   that makes an address to open the app by: each holds a code of
+    ///   its own, good for one use within a minute.
     /// - throws: ``WebAppError/cannotListen(port:reason:)``.
-    public func run(port: Int, ready: @escaping @Sendable (String) -> Void) throws {
+    public func run(port: Int, ready: @escaping @Sendable (_ newAddress: @escaping @Sendable () -> String) -> Void) throws {
         let stopped = DispatchSemaphore(value: 0)
         let outcome = Outcome()
         let signals = [SIGINT, SIGTERM].map { number in
@@ -65,11 +67,11 @@ public struct WebApp: Sendable {
         }
     }
 
-    private func serve(port: Int, ready: @escaping @Sendable (String) -> Void) async throws {
+    private func serve(port: Int, ready: @escaping @Sendable (@escaping @Sendable () -> String) -> Void) async throws {
         let bound = Bound()
-        let token = token
+        let signIn = signIn
         let router = Router()
-        router.middlewares.add(PortGuard(bound: bound, token: token))
+        router.middlewares.add(PortGuard(bound: bound, signIn: signIn))
         Endpoints(store: store).add(to: router)
         var logger = Logger(label: "contactsdb-serve")
         logger.logLevel = .critical
@@ -79,7 +81,7 @@ public struct WebApp: Sendable {
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? port
                 bound.set(port)
-                ready("http://127.0.0.1:\(port)/?token=\(token)")
+                ready { signIn.entryAddress(port: port) }
             },
             logger: logger)
         try await app.runService(gracefulShutdownSignals: [])
@@ -120,10 +122,10 @@ final class Bound: @unchecked Sendable {
 /// ``AccessGuard`` for the port bound.
 struct PortGuard<Context: RequestContext>: RouterMiddleware {
     let bound: Bound
-    let token: String
+    let signIn: SignIn
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        try await AccessGuard<Context>(token: token, port: bound.value).handle(request, context: context, next: next)
+        try await AccessGuard<Context>(signIn: signIn, port: bound.value).handle(request, context: context, next: next)
     }
 }
 

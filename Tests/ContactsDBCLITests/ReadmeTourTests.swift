@@ -51,7 +51,7 @@ import Testing
         coproc \(line)
         read -r address <&"${COPROC[0]}"
         kill -TERM "$COPROC_PID"; wait "$COPROC_PID"; status=$?
-        [[ $address == http://127.0.0.1:*/?token=* ]] && exit $status
+        [[ $address == http://127.0.0.1:*/?code=* ]] && exit $status
         echo "serve printed '$address'"; exit 1
         """
     }

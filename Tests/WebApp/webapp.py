@@ -10,9 +10,14 @@
       refused at its field when it is none, shown and removed, delete,
       duplicates with merge and unmerge, or link and unlink, a remote's
       last sync and "sync now", changes from another process, the keyboard
-      and labels) and, over plain HTTP, what it refuses (no token, another
-      Host, a write from another origin). With --screenshot, saves the
-      list as the README shows it.
+      and labels) and, over plain HTTP, what it refuses (no cookie, a code
+      used once or past its minute, another Host, a write from another
+      origin); what a page on another local port cannot do (receive the
+      app's cookie, sign the browser out by setting cookies, run a photo
+      whose bytes are a page, a script or an SVG), that the browser's
+      history holds no address that opens the app again, and what
+      `serve --open` hands its opener ($BROWSER, recorded). With
+      --screenshot, saves the list as the README shows it.
   webapp.py CONTACTSDB --figures N [--runs R] [--db PATH]
       generates N contacts into a new database (or takes the one at PATH
       as it is) and measures, in the browser, the first screen and each
@@ -26,18 +31,22 @@ no browser is downloaded.
 """
 import base64
 import http.client
+import http.server
 import json
 import re
 import os
 import shutil
 import signal
 import socket
+import sqlite3
 import statistics
 import struct
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+import urllib.parse
 import zlib
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Sync"))
@@ -78,19 +87,43 @@ class CLI:
 
 
 class Server:
-    """`contactsdb serve` on a free port, stopped by its pid."""
+    """`contactsdb serve` on a free port, stopped by its pid. It prints an
+    address with a one-time code, and a new one for each line it reads;
+    `sign_in` trades one, as a browser would, for the app's host and its
+    cookie, which `request` then sends."""
 
-    def __init__(self, cli):
+    def __init__(self, cli, *options, env=None):
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             self.port = s.getsockname()[1]
-        self.process = subprocess.Popen([cli.binary, "--db", cli.db, "serve", "--port", str(self.port)],
-                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        self.url = self.process.stdout.readline().strip()
-        if not self.url.startswith(f"http://127.0.0.1:{self.port}/?token="):
-            raise RuntimeError(f"serve printed {self.url!r}: {self.process.stderr.read()}")
-        self.token = self.url.split("token=", 1)[1]
-        self.origin = f"http://127.0.0.1:{self.port}"
+        self.process = subprocess.Popen([cli.binary, "--db", cli.db, "serve", "--port", str(self.port), *options],
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                        text=True, env={**os.environ, **(env or {})})
+        self.printed = self.process.stdout.readline().strip()
+        if not re.fullmatch(rf"http://127\.0\.0\.1:{self.port}/\?code=[0-9a-f]{{32}}", self.printed):
+            raise RuntimeError(f"serve printed {self.printed!r}: {self.process.stderr.read()}")
+        self.machine = f"127.0.0.1:{self.port}"
+        self.host = self.origin = self.token = None
+
+    def address(self):
+        """A new address to open the app by, once."""
+        address, self.printed = self.printed, None
+        if address is None:
+            self.process.stdin.write("\n")
+            self.process.stdin.flush()
+            address = self.process.stdout.readline().strip()
+        return address
+
+    def sign_in(self):
+        """Trades a code at the machine's host for the app's host and a
+        code there, and that for the cookie; returns the answers."""
+        entry = self.request("GET", path_of(self.address()), host=self.machine, cookie=False)
+        location = urllib.parse.urlsplit(entry[1].get("Location", ""))
+        self.host, self.origin = location.netloc, f"http://{location.netloc}"
+        exchange = self.request("GET", f"{location.path}?{location.query}", cookie=False)
+        cookie = exchange[1].get("Set-Cookie", "")
+        self.token = cookie.split(";", 1)[0].split("=", 1)[1] if cookie.startswith("contactsdb=") else None
+        return entry, exchange
 
     def stop(self):
         os.kill(self.process.pid, signal.SIGTERM)
@@ -99,9 +132,9 @@ class Server:
     def request(self, method, path, headers=None, body=None, host=None, cookie=True):
         connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
         connection.putrequest(method, path, skip_host=True, skip_accept_encoding=True)
-        connection.putheader("Host", host or f"127.0.0.1:{self.port}")
+        connection.putheader("Host", host or self.host)
         if cookie:
-            connection.putheader("Cookie", f"contactsdb-{self.port}={self.token}")
+            connection.putheader("Cookie", f"contactsdb={self.token}")
         for name, value in (headers or {}).items():
             connection.putheader(name, value)
         data = body.encode() if isinstance(body, str) else body
@@ -114,6 +147,11 @@ class Server:
         return response.status, dict(response.getheaders()), payload
 
 
+def path_of(address):
+    parts = urllib.parse.urlsplit(address)
+    return f"{parts.path}?{parts.query}" if parts.query else parts.path
+
+
 def png(width, height):
     """A PNG made here, a soft gradient: a photo for a thumbnail."""
     pixel = lambda x, y: bytes((90 + 120 * x // width, 130 + 60 * y // height, 200 - 80 * x // width))
@@ -123,9 +161,12 @@ def png(width, height):
             + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
 
 
+def chromium_path():
+    return os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+
+
 def browser(playwright):
-    path = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-    return playwright.chromium.launch(executable_path=path, args=["--no-sandbox"])
+    return playwright.chromium.launch(executable_path=chromium_path(), args=["--no-sandbox"])
 
 
 def wait_until(page, predicate, arg=None, timeout=10):
@@ -162,24 +203,40 @@ def shown_names(page):
 
 def security_checks(server, cli):
     before = cli.count()
+    (status, headers, _), (exchanged, cookie_headers, _) = server.sign_in()
+    location = headers.get("Location", "")
+    check(status == 303 and re.fullmatch(rf"http://contactsdb-[0-9a-f]{{32}}\.localhost:{server.port}/\?code=[0-9a-f]{{32}}", location),
+          f"the machine's host trades the code for the app's host and a new code ({status} {location})")
+    cookie = cookie_headers.get("Set-Cookie", "")
+    check(exchanged == 303 and cookie_headers.get("Location") == "/", f"the app's host trades its code for a cookie ({exchanged})")
+    check(re.fullmatch(r"contactsdb=[0-9a-f]{64}; Path=/; HttpOnly; SameSite=Strict", cookie),
+          f"the cookie is the app's host's alone (no Domain), HttpOnly and SameSite=Strict: {cookie}")
+    check(server.token not in location, "the token is in no address")
+    # Each code opens once: a second use, at either host, is refused with the way to a new one.
+    for host, path in [(server.machine, path_of(server.address())), (server.host, path_of(location))]:
+        if host == server.machine:
+            status, _, _ = server.request("GET", path, host=host, cookie=False)
+            check(status == 303, f"a new address opens ({status})")
+        status, _, body = server.request("GET", path, host=host, cookie=False)
+        check(status == 401 and b"press Enter" in body, f"a code used once is refused at {host} ({status} {body!r})")
     status, _, _ = server.request("GET", "/api/list", cookie=False)
-    check(status == 401, f"a request without the token is refused (got {status})")
+    check(status == 401, f"a request without the cookie is refused (got {status})")
     status, _, _ = server.request("GET", "/", cookie=False)
-    check(status == 401, f"the page without the token is refused (got {status})")
-    status, _, _ = server.request("GET", "/?token=" + "0" * len(server.token), cookie=False)
-    check(status == 401, f"a wrong token is refused (got {status})")
-    status, headers, _ = server.request("GET", "/?token=" + server.token, cookie=False)
-    cookie = headers.get("Set-Cookie", "")
-    check(status == 303 and headers.get("Location") == "/", f"the token is traded for a cookie and a redirect ({status})")
-    check(f"contactsdb-{server.port}={server.token}" in cookie and "HttpOnly" in cookie and "SameSite=Strict" in cookie,
-          f"the cookie is HttpOnly and SameSite=Strict: {cookie}")
-    status, _, _ = server.request("GET", "/api/list", headers={"Cookie": f"contactsdb-{server.port}=wrong"}, cookie=False)
+    check(status == 401, f"the page without the cookie is refused (got {status})")
+    for host in [server.machine, server.host]:
+        status, _, _ = server.request("GET", "/?code=" + "0" * 32, host=host, cookie=False)
+        check(status == 401, f"a wrong code is refused at {host} (got {status})")
+        status, _, _ = server.request("GET", "/?token=" + server.token, host=host, cookie=False)
+        check(status == 401, f"the token in an address opens nothing at {host} (got {status})")
+    status, _, _ = server.request("GET", "/api/list", headers={"Cookie": "contactsdb=wrong"}, cookie=False)
     check(status == 401, f"a wrong cookie is refused (got {status})")
-    for host in ["evil.example", f"evil.example:{server.port}", "127.0.0.1", f"127.0.0.2:{server.port}"]:
+    status, _, _ = server.request("GET", "/api/list", headers={"Cookie": f"contactsdb=0; contactsdb={server.token}"}, cookie=False)
+    check(status == 200, f"a second cookie of the name signs no one out (got {status})")
+    other_label = f"contactsdb-{'0' * 32}.localhost:{server.port}"
+    for host in ["evil.example", f"evil.example:{server.port}", "127.0.0.1", f"127.0.0.2:{server.port}", server.machine,
+                 f"localhost:{server.port}", other_label, server.host.split(":")[0]]:
         status, _, body = server.request("GET", "/api/list", host=host)
-        check(status == 421 and b"contacts" not in body, f"Host {host} is refused (got {status})")
-    status, _, _ = server.request("GET", "/api/list", host=f"localhost:{server.port}")
-    check(status == 200, f"Host localhost:PORT is served (got {status})")
+        check(status == 421 and b"\"contacts\"" not in body, f"Host {host} is refused (got {status})")
 
     victim = cli.ids("--name", "Anna")[0]
     contact = json.dumps({"firstName": "Mallory"})
@@ -189,7 +246,7 @@ def security_checks(server, cli):
               ("POST", f"/api/move?id={victim}&to=local", None), ("POST", "/api/link", json.dumps({"ids": [victim, victim]})),
               ("POST", f"/api/unlink?id={victim}", None)]
     for method, path, body in writes:
-        for origin in ["http://evil.example", f"http://localhost:{server.port}", "null", None]:
+        for origin in ["http://evil.example", f"http://localhost:{server.port}", f"http://{server.machine}", "null", None]:
             headers = {"Content-Type": "application/json"}
             if origin:
                 headers["Origin"] = origin
@@ -224,14 +281,177 @@ def security_checks(server, cli):
     cli.run("delete", eve)
 
 
+# MARK: - What other local programs can do
+
+
+class Neighbour:
+    """A web server on another port of this machine, as any local program
+    may run one, whose pages the signed-in browser opens: it logs each
+    request's path, Host and Cookie, and its `/plant` page sets cookies of
+    the app's names, by its headers (HttpOnly, as a server may) and by
+    script, for every domain it may name, at `/` and at `/api` (which a
+    browser sends first)."""
+
+    def __init__(self, app_port):
+        self.requests = []
+        cookies = [f"{name}=0; Path={path}{domain}" for name in ["contactsdb", f"contactsdb-{app_port}"]
+                   for path in ["/", "/api"] for domain in ["", "; Domain=localhost", "; Domain=.localhost", "; Domain=127.0.0.1"]]
+        plant = "".join(f'document.cookie = "{cookie}";' for cookie in cookies)
+        neighbour = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):
+                neighbour.requests.append((self.path, self.headers.get("Host"), self.headers.get("Cookie")))
+                script = plant + 'document.title = "planted";' if self.path == "/plant" else 'document.title = "looked";'
+                body = f"<!doctype html><title>-</title><script>{script}</script>".encode()
+                self.send_response(200)
+                for cookie in cookies if self.path == "/plant" else []:
+                    self.send_header("Set-Cookie", cookie + "; HttpOnly")
+                self.send_header("Content-Type", "text/html")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args):
+                pass
+
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.port = self.httpd.server_address[1]
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+        # Cookies are per host, whatever the port: the machine's names, and one of the app's kind.
+        self.hosts = [f"127.0.0.1:{self.port}", f"localhost:{self.port}", f"elsewhere.localhost:{self.port}"]
+
+    def stop(self):
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+def signed_in_page(context, server):
+    page = context.new_page()
+    page.goto(server.address())
+    expect(page.locator("#list .row").first).to_be_visible()
+    return page
+
+
+def cookie_attack_checks(chromium, server, neighbour):
+    """A page on another local port neither receives the app's cookie nor
+    signs the browser out by setting one of its name."""
+    context = chromium.new_context()
+    app = signed_in_page(context, server)
+    page = context.new_page()
+    for host in neighbour.hosts:
+        page.goto(f"http://{host}/look")
+        wait_until(page, "() => document.title === 'looked'")
+    cookies = [cookie for _, _, cookie in neighbour.requests if cookie]
+    check(len(neighbour.requests) >= len(neighbour.hosts) and not any(server.token in cookie for cookie in cookies),
+          f"a page on another local port receives no cookie of the app: {neighbour.requests}")
+    for host in neighbour.hosts:
+        page.goto(f"http://{host}/plant")
+        wait_until(page, "() => document.title === 'planted'")
+    app.reload()
+    expect(app.locator("#list .row").first).to_be_visible()
+    status = app.evaluate("() => fetch('/api/info').then(r => r.status)")
+    check(status == 200, f"the app stays signed in after pages on another port set cookies of its names (got {status})")
+    context.close()
+
+
+def photo_attack_checks(chromium, server, cli, folder, neighbour):
+    """Photos whose bytes are a page, a script and an SVG, as cards may
+    bring them: the page and the SVG would load the script from the app,
+    which would retitle the document and go to the neighbour."""
+    script = f'document.title = "ran"; location.href = "http://127.0.0.1:{neighbour.port}/ran";'
+    photos = {"xss-page": ("text/html", '<!doctype html><title>p</title><script src="/api/photo?id=xss-script"></script>'),
+              "xss-script": ("text/javascript", script),
+              "xss-svg": ("image/svg+xml", '<svg xmlns="http://www.w3.org/2000/svg"><script href="/api/photo?id=xss-script"/></svg>')}
+    cards = "".join(f"BEGIN:VCARD\r\nVERSION:4.0\r\nUID:{uid}\r\nFN:Photo {uid}\r\n"
+                    f"PHOTO:data:{kind};base64,{base64.b64encode(text.encode()).decode()}\r\nEND:VCARD\r\n"
+                    for uid, (kind, text) in photos.items())
+    path = os.path.join(folder, "photos.vcf")
+    with open(path, "w") as f:
+        f.write(cards)
+    cli.run("import", path)
+    for uid in photos:
+        status, headers, _ = server.request("GET", f"/api/photo?id={uid}")
+        check(status == 200 and headers.get("Content-Type") == "application/octet-stream"
+              and headers.get("Content-Disposition") == "attachment" and headers.get("X-Content-Type-Options") == "nosniff"
+              and "sandbox" in headers.get("Content-Security-Policy", ""),
+              f"a photo that is no image goes as a sandboxed download: {uid} {status} {headers}")
+    anna = cli.ids("--name", "Anna")[0]
+    for path in [f"/api/photo?id={anna}", f"/api/thumbnail?id={anna}"]:
+        status, headers, _ = server.request("GET", path)
+        check(status == 200 and headers.get("Content-Type") in ("image/png", "image/jpeg", "image/webp")
+              and "Content-Disposition" not in headers and headers.get("X-Content-Type-Options") == "nosniff",
+              f"a photo that is an image goes as its type: {path} {headers}")
+    context = chromium.new_context()
+    signed_in_page(context, server).close()
+    for address in [f"{server.origin}/api/photo?id=xss-page", f"{server.origin}/api/photo?id=xss-svg",
+                    f"http://{server.machine}/api/photo?id=xss-page"]:
+        page = context.new_page()
+        try:
+            page.goto(address)
+        except Exception:  # a download is no page
+            pass
+        time.sleep(0.5)
+        check(page.title() != "ran" and not any(p.startswith("/ran") for p, _, _ in neighbour.requests),
+              f"opening {address} runs nothing")
+        page.close()
+    context.close()
+    cli.run("delete", *photos)
+
+
+def history_checks(playwright, server, folder):
+    """Signed in with a browser profile kept on disk, as a person's is: its
+    history holds no address that opens the app again."""
+    profile = os.path.join(folder, "profile")
+    context = playwright.chromium.launch_persistent_context(profile, executable_path=chromium_path(), args=["--no-sandbox"])
+    page = signed_in_page(context, server)
+    page.reload()
+    expect(page.locator("#list .row").first).to_be_visible()
+    context.close()
+    with sqlite3.connect(f"file:{os.path.join(profile, 'Default', 'History')}?mode=ro", uri=True) as history:
+        urls = [url for (url,) in history.execute("SELECT url FROM urls")]
+    check(any("code=" in url for url in urls), f"the history holds the addresses opened: {urls}")
+    check(not any(server.token in url for url in urls), f"the history holds no token: {urls}")
+    for url in urls:
+        parts = urllib.parse.urlsplit(url)
+        if parts.query:
+            status, _, _ = server.request("GET", path_of(url), host=parts.netloc, cookie=False)
+            check(status in (401, 421), f"{url} from the history opens nothing (got {status})")
+
+
+def opener_checks(cli, folder):
+    """`serve --open` hands the browser an address with a code, each time it
+    prints one; the code opens the app once."""
+    record, opener = os.path.join(folder, "opened"), os.path.join(folder, "opener")
+    with open(opener, "w") as f:
+        f.write(f"#!/bin/sh\nprintf '%s\\n' \"$@\" >> '{record}'\n")
+    os.chmod(opener, 0o755)
+    server = Server(cli, "--open", env={"BROWSER": opener})
+    try:
+        first, second = server.address(), server.address()
+        deadline = time.time() + 10
+        while time.time() < deadline and len(open(record).read().splitlines() if os.path.exists(record) else []) < 2:
+            time.sleep(0.05)
+        opened = open(record).read().splitlines() if os.path.exists(record) else []
+        check(opened == [first, second], f"the opener is given the address printed, and each new one: {opened} vs {[first, second]}")
+        server.printed = first
+        _, (status, headers, _) = server.sign_in()
+        check(status == 303 and server.token and not any(server.token in argument for argument in opened),
+              f"the code opened signs in, and no opener's argument holds the token ({status})")
+        status, _, _ = server.request("GET", path_of(first), host=server.machine, cookie=False)
+        check(status == 401, f"the opened address opens nothing a second time (got {status})")
+    finally:
+        server.stop()
+
+
 # MARK: - The page
 
 
 def page_checks(page, server, cli, folder, screenshot):
     asked = []
     page.on("request", lambda request: asked.append(request.url))
-    page.goto(server.url)
-    check(page.url == server.origin + "/", f"the token leaves the address bar: {page.url}")
+    page.goto(server.address())
+    check(page.url == server.origin + "/", f"the code leaves the address bar: {page.url}")
     check(page.evaluate("document.cookie") == "", "no script can read the cookie")
     expected = cli.names()
     expect(page.locator("#list .row").first).to_be_visible()
@@ -796,7 +1016,7 @@ def figures(binary, contacts, runs, database=None):
                 firsts, keystrokes = [], []
                 for _ in range(runs):
                     page = chromium.new_page(viewport={"width": 1280, "height": 800}, locale="en-US")
-                    page.goto(server.url)
+                    page.goto(server.address())
                     wait_until(page, "window.contactsTimings.firstScreen !== null")
                     firsts.append(page.evaluate("window.contactsTimings.firstScreen"))
                     search = page.get_by_label("Search")
@@ -840,17 +1060,28 @@ def main(argv):
             f.write(png(160, 160))
         cli.run("photo", "set", cli.ids("--name", "Anna")[0], photo)
         server = Server(cli)
+        # Used after the checks below, which take over a minute: past its time.
+        stale, stale_since = server.address(), time.monotonic()
+        neighbour = Neighbour(server.port)
         try:
             security_checks(server, cli)
             with sync_playwright() as playwright:
                 chromium = browser(playwright)
+                cookie_attack_checks(chromium, server, neighbour)
+                photo_attack_checks(chromium, server, cli, folder, neighbour)
+                history_checks(playwright, server, folder)
                 page = chromium.new_page(viewport={"width": 1280, "height": 800}, locale="en-US")
                 page.set_default_timeout(10000)
                 page_checks(page, server, cli, folder, screenshot)
                 whole_card_checks(page, cli, folder)
                 sync_checks(page, server, cli, folder)
                 chromium.close()
+            opener_checks(cli, folder)
+            time.sleep(max(0, 61 - (time.monotonic() - stale_since)))
+            status, _, body = server.request("GET", path_of(stale), host=server.machine, cookie=False)
+            check(status == 401 and b"press Enter" in body, f"an address unused for a minute opens nothing (got {status})")
         finally:
+            neighbour.stop()
             code = server.stop()
             check(code == 0, f"serve exits 0 on SIGTERM (got {code})")
     if FAILURES:

@@ -8,15 +8,16 @@ extension ContactsDBCommand {
             commandName: "serve",
             abstract: "Serve a web app over the database on 127.0.0.1, until interrupted.",
             discussion: """
-                Prints the one address that opens the app, with a random token that changes each run \
-                (http://127.0.0.1:PORT/?token=…); the browser then keeps it as a cookie. Requests without \
-                it, with another Host, or writes from another origin are refused. Runs until SIGINT or \
-                SIGTERM, then exits 0; exits 69 when the port cannot be had.
+                Prints an address that opens the app once, within a minute (http://127.0.0.1:PORT/?code=…); \
+                the browser is sent on to a host name of the app's own under localhost and kept signed in \
+                there by a cookie. Press Enter for a new address. Requests without the cookie, with another \
+                Host, or writes from another origin are refused. Runs until SIGINT or SIGTERM, then exits 0; \
+                exits 69 when the port cannot be had.
                 """)
 
         @OptionGroup var database: DatabaseOptions
         @Option(help: "The port to listen on (default: a free one the system chooses).") var port: Int?
-        @Flag(help: "Open the app in the desktop's browser (xdg-open).") var open = false
+        @Flag(help: "Open the app in the desktop's browser ($BROWSER, else xdg-open).") var open = false
 
         func validate() throws {
             if let port, !(1...65535).contains(port) {
@@ -28,24 +29,40 @@ extension ContactsDBCommand {
             let server = try ContactsDBCommand.server()
             let store = try database.openStore()
             let open = open
-            try server.serve(store, port: port ?? 0) { address in
-                print(address)
-                try? StandardOutput.finish()
-                Terminal.printNotice("Serving \(store.path) until interrupted (Ctrl-C).")
-                if open { Self.openInBrowser(address) }
+            try server.serve(store, port: port ?? 0) { newAddress in
+                Self.offer(newAddress(), opening: open)
+                Terminal.printNotice("Serving \(store.path) until interrupted (Ctrl-C); press Enter for a new address.")
+                // A browser that lost its cookie, or a second one, signs in
+                // with a new code: each address opens the app once. Run in a
+                // shell's background, a read of the terminal would stop the
+                // whole server (SIGTTIN); ignored, the read fails instead.
+                signal(SIGTTIN, SIG_IGN)
+                Thread.detachNewThread {
+                    while readLine() != nil { Self.offer(newAddress(), opening: open) }
+                }
             }
         }
 
-        /// The desktop's browser, where there is one; the address printed
-        /// serves either way.
+        private static func offer(_ address: String, opening open: Bool) {
+            print(address)
+            try? StandardOutput.finish()
+            if open { openInBrowser(address) }
+        }
+
+        /// The desktop's browser, where there is one: `$BROWSER`'s first
+        /// command when it is set (as xdg-open and Python's webbrowser read
+        /// it), else xdg-open. The address printed serves either way; its
+        /// code, in the opener's arguments for any local user to see, opens
+        /// the app once.
         private static func openInBrowser(_ address: String) {
+            let chosen = ProcessInfo.processInfo.environment["BROWSER"]?.split(separator: ":").first.map(String.init)
             let opener = Process()
             opener.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            opener.arguments = ["xdg-open", address]
+            opener.arguments = [chosen ?? "xdg-open", address]
             do {
                 try opener.run()
             } catch {
-                Terminal.printNotice("Could not open a browser (xdg-open); open the address above.")
+                Terminal.printNotice("Could not open a browser (\(chosen ?? "xdg-open")); open the address above.")
             }
         }
     }
