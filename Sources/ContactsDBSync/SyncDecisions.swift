@@ -128,6 +128,14 @@ enum RemovalDecision: Equatable {
         guard let agreedRevision, let localRevision else { return .forgetRecord }
         return localRevision > agreedRevision ? .keepEdited : .deleteContact
     }
+
+    /// The revision a removal is weighed against: that of the last push
+    /// under way (answered as stored, or perhaps arrived), else the
+    /// record's where the server is known to hold the card; nil when it
+    /// never was. Another client that deleted the card saw that push.
+    static func agreedRevision(record: Int, hasBase: Bool, lastPush: Int?) -> Int? {
+        lastPush ?? (hasBase ? record : nil)
+    }
 }
 
 /// What a sync does with a group card the server holds (SPEC §Groups as
@@ -179,10 +187,10 @@ struct CardListing {
 }
 
 /// What a listing asks of a pull, from values alone: the listing, the
-/// ETags the sync records hold, and the new cards pushed that no listing
-/// has shown yet.
+/// ETags the sync records hold, and the cards pushed that no listing has
+/// shown since.
 struct ListingPlan: Equatable {
-    /// New cards whose PUT the listing shows arrived: href → contact id.
+    /// Cards whose last PUT the listing shows arrived: href → contact id.
     var confirmed: [String: String] = [:]
     /// The hrefs to fetch: unknown here, or listed with another ETag or
     /// none.
@@ -195,15 +203,17 @@ struct ListingPlan: Equatable {
     /// listed, so never deleted there; pushed again as new.
     var unlisted: [String: String] = [:]
 
-    /// - parameter known: the ETag of each href a sync record holds.
-    /// - parameter unconfirmed: the new cards pushed and not yet listed,
-    ///   by href, with the ETag their PUT's answer gave.
+    /// - parameter known: the ETag of each href a sync record holds (none
+    ///   while a push of it is under way and unanswered).
+    /// - parameter unconfirmed: the cards pushed and not yet listed, by
+    ///   href, with the ETag their last PUT's answer gave, and whether the
+    ///   server never held them.
     static func make(_ listing: CardListing, known: [String: String?],
-                     unconfirmed: [String: (contactId: String, etag: String?)]) -> ListingPlan {
+                     unconfirmed: [String: (contactId: String, etag: String?, isNew: Bool)]) -> ListingPlan {
         var plan = ListingPlan(), known = known, unconfirmed = unconfirmed
-        // A new card's PUT is known to have arrived only once a listing
-        // shows the ETag its answer gave: a server may answer 201 and keep
-        // nothing.
+        // A PUT is known to have arrived only once a listing shows the
+        // ETag its answer gave: a server may answer 2xx and keep nothing,
+        // and a changed card's edit is then still to push, not reverted.
         for member in listing.members where member.etag != nil && unconfirmed[member.href]?.etag == member.etag {
             plan.confirmed[member.href] = unconfirmed.removeValue(forKey: member.href)?.contactId
             known[member.href] = member.etag
@@ -212,7 +222,7 @@ struct ListingPlan: Equatable {
         if listing.isComplete {
             let present = Set(listing.members.map(\.href))
             removed = known.keys.filter { !present.contains($0) }.sorted()
-            for (href, card) in unconfirmed where !present.contains(href) { plan.unlisted[href] = card.contactId }
+            for (href, card) in unconfirmed where card.isNew && !present.contains(href) { plan.unlisted[href] = card.contactId }
         }
         let wanted = listing.members.filter { member in
             guard let stored = known[member.href] else { return true }

@@ -7,7 +7,7 @@ import GRDB
 extension SyncSession {
     func pull(token: String?) throws {
         let listing = try list(since: token)
-        var known: [String: String?] = [:], unconfirmed: [String: (contactId: String, etag: String?)] = [:], isEmpty = false
+        var known: [String: String?] = [:], unconfirmed: [String: (contactId: String, etag: String?, isNew: Bool)] = [:], isEmpty = false
         try database.read { db in
             (known, unconfirmed, isEmpty) = (try state.etags(db), try state.unconfirmedCards(db), try state.isEmpty(db))
         }
@@ -228,7 +228,8 @@ extension SyncSession {
         try state.deleteCard(contactId: synced.contactId, db)
         // A contact moved to another book since is that book's now.
         let stored = try ContactReader.stored(ids: [synced.contactId], db).first.flatMap { $0.book == state.book ? $0 : nil }
-        let agreed = synced.base != nil ? synced.revision : synced.pushes.last?.revision
+        let agreed = RemovalDecision.agreedRevision(record: synced.revision, hasBase: synced.base != nil,
+                                                    lastPush: synced.pushes.last?.revision)
         switch RemovalDecision.decide(agreedRevision: agreed, localRevision: stored?.contact.revision) {
         case .forgetRecord: break
         case .keepEdited:

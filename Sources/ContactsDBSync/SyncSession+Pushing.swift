@@ -11,7 +11,8 @@ extension SyncSession {
         try database.read { db in changes = try state.localChanges(db) }
         if dryRun {
             (report.pushed.new, report.pushed.changed, report.pushed.deleted) =
-                (changes.new.filter { !confirmedInDryRun.contains($0) }.count, changes.changed.count, changes.deleted.count)
+                (changes.new.filter { !confirmedInDryRun.contains($0) }.count,
+                 changes.changed.filter { !confirmedInDryRun.contains($0) }.count, changes.deleted.count)
             return
         }
         let ids = changes.new + changes.changed
@@ -57,13 +58,11 @@ extension SyncSession {
                 let href = try synced?.href ?? self.newHref(contact.id, db), json = contact.draft.jsonText
                 pushes.append((contact.id, href, contact.revision, json))
                 let body = contact.vCard(version: version, categories: groups != .cards)
+                // Answered, the push stays unconfirmed until a listing shows
+                // it (``ListingPlan``): a server that answers 2xx and keeps
+                // nothing would otherwise revert the edit at the next pull.
                 requests.append(PushRequest.put(url(href), precondition, body: body, name: contact.id, retry: contact.id) { [state] etag, db in
-                    if precondition == .ifNoneMatch {
-                        try state.saveAnsweredPush(contactId: contact.id, etag: etag, db)
-                    } else {
-                        try state.save(SyncedCard(contactId: contact.id, href: href, etag: etag, revision: contact.revision,
-                                                  base: json), db)
-                    }
+                    try state.saveAnsweredPush(contactId: contact.id, etag: etag, db)
                 })
             }
         }

@@ -58,7 +58,8 @@ final class SyncSession {
     var unreadable: Set<String> = []
     /// Whether a card pulled carried CATEGORIES.
     var holdsCategories = false
-    /// New cards a dry run's listing shows arrived: not to be pushed.
+    /// Contacts whose push a dry run's listing shows arrived: not to be
+    /// pushed.
     var confirmedInDryRun: Set<String> = []
     /// What a pull into an empty database defers while it writes.
     var deferred: DeferredIndexes?

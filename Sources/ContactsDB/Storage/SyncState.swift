@@ -167,12 +167,14 @@ package struct SyncState {
     /// Records pushes about to be sent: the version each PUT carries, kept
     /// beside those sent before and not known to have arrived (the server
     /// may hold any one of them), and the href of a card the server never
-    /// had; the ETag an earlier push of such a card was answered with is
-    /// no longer the last push's.
+    /// had. The card's ETag is forgotten (its precondition is taken by
+    /// now): while a push is under way, an ETag stored is the one its
+    /// answer gave, which a listing must show before the push counts as
+    /// arrived, and a card listed with any ETag is fetched.
     package func savePushes(_ pushes: [(contactId: String, href: String, revision: Int, base: String)], _ db: Database) throws {
         let card = try db.cachedStatement(sql: """
             INSERT INTO syncedCard (bookId, contactId, href, revision) VALUES (?, ?, ?, 0)
-            ON CONFLICT (bookId, contactId) DO UPDATE SET etag = NULL WHERE base IS NULL
+            ON CONFLICT (bookId, contactId) DO UPDATE SET etag = NULL
             """)
         let push = try db.cachedStatement(sql: "INSERT OR REPLACE INTO syncPush (bookId, contactId, revision, base) VALUES (?, ?, ?, ?)")
         for pushed in pushes {
@@ -181,21 +183,22 @@ package struct SyncState {
         }
     }
 
-    /// Cards whose pushes are all unconfirmed, by href: the server may hold
-    /// them, or never have had them. The ETag is the one the server
-    /// answered the last push with, nil when no answer came.
-    package func unconfirmedCards(_ db: Database) throws -> [String: (contactId: String, etag: String?)] {
-        var cards: [String: (contactId: String, etag: String?)] = [:]
+    /// Cards with pushes not known to have arrived, by href: the server
+    /// may hold one of them, or still its earlier card, or (`isNew`) never
+    /// have had the card. The ETag is the one the server answered the last
+    /// push with, nil when no answer came.
+    package func unconfirmedCards(_ db: Database) throws -> [String: (contactId: String, etag: String?, isNew: Bool)] {
+        var cards: [String: (contactId: String, etag: String?, isNew: Bool)] = [:]
         try db.forEachRow("""
-            SELECT href, contactId, etag FROM syncedCard WHERE bookId = ?1 AND base IS NULL
+            SELECT href, contactId, etag, base IS NULL FROM syncedCard WHERE bookId = ?1
                 AND contactId IN (SELECT contactId FROM syncPush WHERE bookId = ?1)
-            """, [book]) { cards[$0.text(0)] = ($0.text(1), $0.optionalText(2)) }
+            """, [book]) { cards[$0.text(0)] = ($0.text(1), $0.optionalText(2), $0.bool(3)) }
         return cards
     }
 
-    /// A new card's PUT answered as stored, with its ETag: still
-    /// unconfirmed until a listing shows the server holds it (a server may
-    /// answer 201 and keep nothing).
+    /// A PUT answered as stored, with its ETag: still unconfirmed until a
+    /// listing shows the server holds it (a server may answer 2xx and keep
+    /// nothing); the version agreed before stays the merge's base.
     package func saveAnsweredPush(contactId: String, etag: String?, _ db: Database) throws {
         try db.cachedStatement(sql: "UPDATE syncedCard SET etag = ? WHERE bookId = ? AND contactId = ?")
             .execute(arguments: [etag, book, contactId])
@@ -208,7 +211,8 @@ package struct SyncState {
             UPDATE syncedCard SET (revision, base) = (
                 SELECT p.revision, p.base FROM syncPush p WHERE p.bookId = ?1 AND p.contactId = syncedCard.contactId
                 ORDER BY p.revision DESC LIMIT 1)
-            WHERE bookId = ?1 AND href = ?2 AND base IS NULL
+            WHERE bookId = ?1 AND href = ?2
+                AND EXISTS (SELECT 1 FROM syncPush p WHERE p.bookId = ?1 AND p.contactId = syncedCard.contactId)
             """).execute(arguments: [book, href])
         try db.cachedStatement(sql: """
             DELETE FROM syncPush WHERE bookId = ?1 AND contactId = (SELECT contactId FROM syncedCard WHERE bookId = ?1 AND href = ?2)

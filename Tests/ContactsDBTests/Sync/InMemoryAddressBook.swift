@@ -60,6 +60,12 @@ final class InMemoryAddressBook: DAVTransport, @unchecked Sendable {
     var droppingRequests: Set<String> = []
     /// Whether ETags are sent at all (listings, multigets, PUT answers).
     var sendsETags = true
+    /// Whether a PUT's answer carries the ETag (RFC 6352 §6.3.2 lets a
+    /// server that changed the card leave it out).
+    var answersPutsWithETag = true
+    /// Whether PUTs are kept: false answers each as stored, with an ETag
+    /// of its own, and keeps nothing (a broken proxy, a full quota).
+    var keepsPuts = true
     /// Runs before a request of this method is answered (another client's
     /// change arriving mid-sync); cleared once it has run.
     var before: [String: () -> Void] = [:]
@@ -169,8 +175,15 @@ final class InMemoryAddressBook: DAVTransport, @unchecked Sendable {
         let existing = cards[path]
         if request.header("If-None-Match") == "*", existing != nil { return DAVResponse(url: request.url, status: 412) }
         if let match = request.header("If-Match"), !Self.matches(match, existing) { return DAVResponse(url: request.url, status: 412) }
-        let etag = store(path, request.body ?? "")
-        return DAVResponse(url: request.url, status: existing == nil ? 201 : 204, headers: sendsETags ? [("ETag", etag)] : [])
+        let etag: String
+        if keepsPuts {
+            etag = store(path, request.body ?? "")
+        } else {
+            etagCounter += 1
+            etag = "\"e\(etagCounter)\""
+        }
+        return DAVResponse(url: request.url, status: existing == nil ? 201 : 204,
+                           headers: sendsETags && answersPutsWithETag ? [("ETag", etag)] : [])
     }
 
     private func listing(_ request: DAVRequest) -> DAVResponse {

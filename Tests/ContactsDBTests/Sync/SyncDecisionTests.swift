@@ -127,7 +127,7 @@ import Testing
     }
 
     @Test func aPushedCardArrivedOnlyWhenListedWithTheETagItsAnswerGave() {
-        let unconfirmed: [String: (contactId: String, etag: String?)] = ["/ab/c1.vcf": ("c1", "e1"), "/ab/c2.vcf": ("c2", "e2")]
+        let unconfirmed: [String: (contactId: String, etag: String?, isNew: Bool)] = ["/ab/c1.vcf": ("c1", "e1", true), "/ab/c2.vcf": ("c2", "e2", true)]
         let listing = CardListing(members: [("/ab/c1.vcf", "e1"), ("/ab/c2.vcf", "other")], isComplete: true)
         let plan = ListingPlan.make(listing, known: [:], unconfirmed: unconfirmed)
         #expect(plan.confirmed == ["/ab/c1.vcf": "c1"])
@@ -136,11 +136,33 @@ import Testing
     }
 
     @Test func aPushedCardAWholeListingLacksIsPushedAgainAndOneTheServerSaysWentIsRemoved() {
-        let unconfirmed: [String: (contactId: String, etag: String?)] = ["/ab/c1.vcf": ("c1", "e1")]
+        let unconfirmed: [String: (contactId: String, etag: String?, isNew: Bool)] = ["/ab/c1.vcf": ("c1", "e1", true)]
         let whole = ListingPlan.make(CardListing(isComplete: true), known: [:], unconfirmed: unconfirmed)
         #expect(whole.unlisted == ["/ab/c1.vcf": "c1"] && whole.removed.isEmpty, "it may never have arrived")
         let partial = ListingPlan.make(CardListing(removed: ["/ab/c1.vcf"], isComplete: false), known: [:], unconfirmed: unconfirmed)
         #expect(partial.removed == ["/ab/c1.vcf"] && partial.unlisted.isEmpty, "it arrived, and another client deleted it")
+    }
+
+    /// Issue 56, item 9: a changed card's PUT answered as stored is still
+    /// the server's old card until a listing shows the answer's ETag; a
+    /// whole listing that lacks it says the server removed it.
+    @Test func aChangedCardsPushArrivedOnlyWhenListedWithTheETagItsAnswerGave() {
+        let unconfirmed: [String: (contactId: String, etag: String?, isNew: Bool)] =
+            ["/ab/a.vcf": ("a", "e2", false), "/ab/b.vcf": ("b", "e5", false), "/ab/c.vcf": ("c", nil, false)]
+        let known: [String: String?] = ["/ab/a.vcf": "e2", "/ab/b.vcf": "e5", "/ab/c.vcf": nil]
+        let listing = CardListing(members: [("/ab/a.vcf", "e2"), ("/ab/b.vcf", "e1"), ("/ab/c.vcf", "e3")], isComplete: true)
+        let plan = ListingPlan.make(listing, known: known, unconfirmed: unconfirmed)
+        #expect(plan.confirmed == ["/ab/a.vcf": "a"])
+        #expect(plan.wanted == ["/ab/b.vcf", "/ab/c.vcf"], "the old card, or one answered without an ETag, is fetched")
+        let lacking = ListingPlan.make(CardListing(isComplete: true), known: known, unconfirmed: unconfirmed)
+        #expect(lacking.unlisted.isEmpty && lacking.removed == ["/ab/a.vcf", "/ab/b.vcf", "/ab/c.vcf"])
+    }
+
+    @Test func aRemovalIsWeighedAgainstTheLastPushUnderWay() {
+        #expect(RemovalDecision.agreedRevision(record: 5, hasBase: true, lastPush: 7) == 7)
+        #expect(RemovalDecision.agreedRevision(record: 5, hasBase: true, lastPush: nil) == 5)
+        #expect(RemovalDecision.agreedRevision(record: 0, hasBase: false, lastPush: 3) == 3)
+        #expect(RemovalDecision.agreedRevision(record: 0, hasBase: false, lastPush: nil) == nil)
     }
 
     // MARK: - Which contact a card is

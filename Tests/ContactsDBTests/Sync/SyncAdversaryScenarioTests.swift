@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+@testable import ContactsDB
+@testable import ContactsDBSync
+
+/// What a server answers and does not do, against ``InMemoryAddressBook``:
+/// a PUT answered as stored and dropped. Each holds the rule: nothing
+/// lost, nothing doubled.
+@Suite struct SyncAdversaryScenarioTests {
+    typealias Device = SyncScenarioTests.Device
+
+    static func card(_ uid: String, _ first: String, _ last: String, note: String? = nil) -> String {
+        SyncScenarioTests.card(uid, first, last, note: note)
+    }
+
+    func counts(_ counts: SyncCounts) -> [Int] { [counts.new, counts.changed, counts.deleted] }
+
+    // MARK: - A PUT answered and dropped
+
+    /// Issue 56, item 9: a changed card's PUT the server answers as stored
+    /// and keeps nothing of, with an ETag in the answer and without, the
+    /// card listed by sync-collection and by PROPFIND. The edit stays here
+    /// and goes again at each sync until a listing shows the server holds
+    /// it; never reverted to the server's old version.
+    @Test(arguments: [true, false], [true, false])
+    func anEditWhosePutTheServerDropsIsKeptAndPushedAgain(_ answersWithETag: Bool, _ keepsSyncTokens: Bool) throws {
+        let server = InMemoryAddressBook()
+        server.keepsSyncTokens = keepsSyncTokens
+        server.put("a.vcf", Self.card("a", "Anna", "Petrova"))
+        let device = try Device(server)
+        try device.sync()
+        try device.store.update(id: "a") { $0.company = "Acme" }
+        server.keepsPuts = false
+        server.answersPutsWithETag = answersWithETag
+        #expect(counts(try device.sync().pushed) == [0, 1, 0])
+        #expect(server.card("a.vcf")?.text.contains("ORG:Acme") == false, "dropped")
+        let again = try device.sync()
+        #expect(try device.contact("a")?.company == "Acme", "not reverted")
+        #expect(counts(again.pulled) == [0, 0, 0] && counts(again.pushed) == [0, 1, 0], "pushed again")
+        server.keepsPuts = true
+        try device.sync()
+        #expect(try device.contact("a")?.company == "Acme")
+        #expect(server.card("a.vcf")?.text.contains("ORG:Acme") == true)
+        let quiet = try device.sync()
+        #expect(counts(quiet.pulled) == [0, 0, 0] && counts(quiet.pushed) == [0, 0, 0])
+        #expect(try device.store.conflicts().isEmpty)
+    }
+
+    /// An edit the server answered as stored, then another device deleted
+    /// before this one listed it again: the deletion holds here too, as
+    /// the other device deleted the card that carried the edit.
+    @Test func anAnsweredEditAnotherDeviceDeletedIsDeletedHere() throws {
+        let server = InMemoryAddressBook()
+        server.put("a.vcf", Self.card("a", "Anna", "Petrova"))
+        let phone = try Device(server), laptop = try Device(server)
+        try phone.sync(); try laptop.sync()
+        try laptop.store.update(id: "a") { $0.company = "Acme" }
+        try laptop.sync()
+        try phone.sync()
+        #expect(try phone.contact("a")?.company == "Acme")
+        try phone.store.delete(ids: ["a"])
+        try phone.sync()
+        let report = try laptop.sync()
+        #expect(report.pulled.deleted == 1 && report.conflicts == 0)
+        #expect(try laptop.ids() == [] && server.names == [])
+    }
+}
