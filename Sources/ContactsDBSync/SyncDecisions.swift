@@ -184,6 +184,24 @@ struct CardListing {
     /// among them was removed.
     var isComplete = false
     var token: String?
+
+    /// The parts of a truncated answer (RFC 6578 §3.6) as one listing,
+    /// each href as the last part that names it says: a card removed and
+    /// then made again at one href is a member, one made and then removed
+    /// is removed.
+    static func joining(_ parts: [CardListing], isComplete: Bool, token: String?) -> CardListing {
+        var last: [String: Int] = [:]
+        for (index, part) in parts.enumerated() {
+            for member in part.members { last[member.href] = index }
+            for href in part.removed { last[href] = index }
+        }
+        var listing = CardListing(isComplete: isComplete, token: token)
+        for (index, part) in parts.enumerated() {
+            listing.members += part.members.filter { last[$0.href] == index }
+            listing.removed += part.removed.filter { last[$0] == index }
+        }
+        return listing
+    }
 }
 
 /// What a listing asks of a pull, from values alone: the listing, the

@@ -48,33 +48,33 @@ extension SyncSession {
 
     /// nil when the server keeps no sync-token, or refuses this one.
     private func syncCollection(since token: String?) throws -> CardListing? {
-        var listing = CardListing(isComplete: token == nil, token: token)
-        // A server may answer in parts (507 on the collection itself).
+        var parts: [CardListing] = [], next = token
+        // A server may answer in parts (507 on the collection itself); one
+        // href in two parts speaks as the later one (``CardListing/joining(_:isComplete:token:)``).
         for _ in 0..<10_000 {
             let answer = try client.send("REPORT", collection, headers: [("Depth", "1")],
-                                         body: DAVXML.syncCollection(token: listing.token))
+                                         body: DAVXML.syncCollection(token: next))
             guard answer.status == 207 else { return nil }
             let status = try DAVXML.multistatus(answer.body, from: answer.url)
-            guard let next = status.syncToken, !next.isEmpty else { return nil }
-            var isTruncated = false
+            guard let given = status.syncToken, !given.isEmpty else { return nil }
+            var part = CardListing(), isTruncated = false
             for response in status.responses {
                 guard let href = path(response.href) else { continue }
                 if href == collection.path || href + "/" == collection.path {
                     isTruncated = isTruncated || response.status == 507
                 } else if response.status == 404 {
-                    listing.removed.append(href)
+                    part.removed.append(href)
                 } else {
-                    listing.members.append((href, response.property("getetag")?.trimmedText))
+                    part.members.append((href, response.property("getetag")?.trimmedText))
                 }
             }
+            parts.append(part)
             // A server that says it holds more but gives no new token
             // would keep this loop going.
-            guard isTruncated, next != listing.token else {
-                listing.token = next
-                break
-            }
-            listing.token = next
+            let isSame = given == next
+            next = given
+            guard isTruncated, !isSame else { break }
         }
-        return listing
+        return CardListing.joining(parts, isComplete: token == nil, token: next)
     }
 }

@@ -4,7 +4,8 @@ import Testing
 @testable import ContactsDBSync
 
 /// What a server answers and does not do, against ``InMemoryAddressBook``:
-/// a PUT answered as stored and dropped. Each holds the rule: nothing
+/// a PUT answered as stored and dropped, a card listed removed and made
+/// again in two parts of a truncated answer. Each holds the rule: nothing
 /// lost, nothing doubled.
 @Suite struct SyncAdversaryScenarioTests {
     typealias Device = SyncScenarioTests.Device
@@ -63,5 +64,41 @@ import Testing
         let report = try laptop.sync()
         #expect(report.pulled.deleted == 1 && report.conflicts == 0)
         #expect(try laptop.ids() == [] && server.names == [])
+    }
+
+    // MARK: - A listing in parts
+
+    /// Issue 56, item 10: a sync-collection answered in parts (507 on the
+    /// collection), the first naming a card removed, a later one naming it
+    /// made again at the same href: the card is here after the sync, and
+    /// stays on the server.
+    @Test func aCardDeletedAndMadeAgainAcrossTwoPartsIsKept() throws {
+        let (server, device) = try SyncScenarioTests.annaSynced()
+        server.pageSize = 2
+        server.delete("a.vcf")
+        server.put("b.vcf", Self.card("b", "Boris", "Ivanov"))
+        server.put("c.vcf", Self.card("c", "Vera", "Sokolova"))
+        // Made again after the first part is answered, before the second.
+        server.before["REPORT"] = { server.before["REPORT"] = { server.put("a.vcf", Self.card("a", "Anna", "Ivanova")) } }
+        try device.sync()
+        #expect(server.before.isEmpty, "both parts were asked for")
+        #expect(try device.ids() == ["a", "b", "c"])
+        #expect(try device.contact("a")?.lastName == "Ivanova")
+        let quiet = try device.sync()
+        #expect(counts(quiet.pulled) == [0, 0, 0] && counts(quiet.pushed) == [0, 0, 0])
+        #expect(server.names == ["a.vcf", "b.vcf", "c.vcf"])
+    }
+
+    /// The other order: made, then removed in a later part, is removed.
+    @Test func aCardMadeAndThenDeletedAcrossTwoPartsIsRemoved() throws {
+        let (server, device) = try SyncScenarioTests.annaSynced()
+        server.pageSize = 2
+        server.put("a.vcf", Self.card("a", "Anna", "Ivanova"))
+        server.put("b.vcf", Self.card("b", "Boris", "Ivanov"))
+        server.put("c.vcf", Self.card("c", "Vera", "Sokolova"))
+        server.before["REPORT"] = { server.before["REPORT"] = { server.delete("a.vcf") } }
+        try device.sync()
+        #expect(try device.ids() == ["b", "c"])
+        #expect(server.names == ["b.vcf", "c.vcf"])
     }
 }

@@ -165,6 +165,19 @@ import Testing
         #expect(RemovalDecision.agreedRevision(record: 0, hasBase: false, lastPush: nil) == nil)
     }
 
+    /// Issue 56, item 10: the parts of a truncated sync-collection answer
+    /// are one listing in which the later part speaks for an href.
+    @Test func anHrefInTwoPartsOfAListingIsWhatTheLaterPartSays() {
+        let first = CardListing(members: [("/ab/made-then-gone.vcf", "1"), ("/ab/b.vcf", "2")], removed: ["/ab/gone-then-made.vcf"])
+        let second = CardListing(members: [("/ab/gone-then-made.vcf", "3")], removed: ["/ab/made-then-gone.vcf", "/ab/c.vcf"])
+        let listing = CardListing.joining([first, second], isComplete: false, token: "t2")
+        #expect(listing.members.map(\.href) == ["/ab/b.vcf", "/ab/gone-then-made.vcf"])
+        #expect(listing.removed == ["/ab/made-then-gone.vcf", "/ab/c.vcf"])
+        #expect(!listing.isComplete && listing.token == "t2")
+        let plan = ListingPlan.make(listing, known: ["/ab/gone-then-made.vcf": "0", "/ab/made-then-gone.vcf": "0"], unconfirmed: [:])
+        #expect(plan.removed == ["/ab/made-then-gone.vcf"] && plan.wanted == ["/ab/b.vcf", "/ab/gone-then-made.vcf"])
+    }
+
     // MARK: - Which contact a card is
 
     @Test func aCardIsTheContactOfItsRecordOrOfItsUID() {
