@@ -278,6 +278,17 @@ enum CardIdentity: Equatable {
         guard let recordedAt, recordedAt != href else { return .same }
         return removed.contains(recordedAt) ? .moved(from: recordedAt) : .apart(id: id + "#" + SyncSession.stem(href), uid: id)
     }
+
+    /// Whether the contact of a pulled card's id, found in `contactBook`,
+    /// is the one the card changes: a contact of the synced book, or one
+    /// moved out of it since its card's last sync (a record here still
+    /// holds it). A move's card changed there meanwhile is the moved
+    /// contact's edit, which follows it to its new book while the card
+    /// here is still deleted; a contact of another book with no record
+    /// here is another card of one UID (two accounts).
+    static func changes(contactIn contactBook: BookRecords.ID, syncedBook: BookRecords.ID, hasRecord: Bool) -> Bool {
+        contactBook == syncedBook || hasRecord
+    }
 }
 
 extension ContactDraft {

@@ -165,9 +165,12 @@ extension SyncSession {
             (id, server.uid) = (apart, uid)
         }
         server.id = id
-        // A contact of another book with this id is another card: this
-        // one is taken in under an id of its own (``ContactWriter/rehomingTakenIDs``).
-        let stored = try ContactReader.stored(ids: [id], db).first.flatMap { $0.book == state.book ? $0 : nil }
+        // A contact of another book with this id is another card, taken in
+        // under an id of its own (``ContactWriter/rehomingTakenIDs``),
+        // unless it was moved from this book since the card's last sync.
+        let stored = try ContactReader.stored(ids: [id], db).first.flatMap { found in
+            CardIdentity.changes(contactIn: found.book, syncedBook: state.book, hasRecord: synced != nil) ? found : nil
+        }
         let local = try stored.flatMap { try ContactReader.withChildren([$0], db).first }
         if !server.groups.isEmpty { holdsCategories = true }
         // The UID is the contact's, never a difference between the sides.

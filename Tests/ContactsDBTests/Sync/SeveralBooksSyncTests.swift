@@ -188,6 +188,28 @@ import Testing
         #expect(counts(try sync("home").pushed) == [0, 0, 0])
     }
 
+    /// Issue 56, item 12: a contact moved here while another device edited
+    /// its card on the old book's server (before that book's sync listed
+    /// it, or between the listing and the DELETE) stays one contact: the
+    /// edit follows it to the new book and its server, and the old card
+    /// goes.
+    @Test(arguments: [false, true])
+    func aMovedContactEditedOnTheOldServerMeanwhileStaysOneContact(_ duringTheDelete: Bool) throws {
+        work.put("a.vcf", Self.card("a", "Anna", "Petrova"))
+        try syncBoth()
+        try store.move(ids: ["a"], toBook: "home")
+        let edited = Self.card("a", "Anna", "Petrova", note: "from the phone")
+        if duringTheDelete { work.before["DELETE"] = { [work] in work.put("a.vcf", edited) } } else { work.put("a.vcf", edited) }
+        try syncBoth()
+        try syncBoth()
+        #expect(try store.ids(matching: ContactQuery()) == ["a"])
+        let moved = try #require(try store.contact(id: "a"))
+        #expect(moved.book == "home" && moved.note == "from the phone")
+        #expect(work.names.isEmpty && uids(on: home) == ["a"])
+        #expect(home.names.first.flatMap { home.card($0)?.text }?.contains("NOTE:from the phone") == true)
+        for name in ["work", "home"] { #expect(counts(try sync(name).pushed) == [0, 0, 0]) }
+    }
+
     @Test func aMovedContactTakesItsGroupsByName() throws {
         try store.add(ContactDraft(id: "a", firstName: "Anna", groups: ["Friends"]), toBook: "work")
         try store.move(ids: ["a"], toBook: "home")

@@ -189,6 +189,15 @@ import Testing
         #expect(CardIdentity.of(href: "/ab/b.vcf", id: "u1", recordedAt: "/ab/a.vcf", removed: ["/ab/a.vcf"]) == .moved(from: "/ab/a.vcf"))
     }
 
+    /// Issue 56, item 12: the contact a record here holds, moved to another
+    /// book since, is the one its card's edit changes; a contact of another
+    /// book with no record here is another card.
+    @Test func aCardChangesItsContactMovedToAnotherBookButNoOtherBooksContact() {
+        #expect(CardIdentity.changes(contactIn: 1, syncedBook: 1, hasRecord: false))
+        #expect(CardIdentity.changes(contactIn: 2, syncedBook: 1, hasRecord: true), "moved since its last sync")
+        #expect(!CardIdentity.changes(contactIn: 2, syncedBook: 1, hasRecord: false), "the same UID in two accounts")
+    }
+
     @Test func aSecondCardOfOneUIDIsAContactOfItsOwnKeepingTheUID() {
         #expect(CardIdentity.of(href: "/ab/b.vcf", id: "u1", recordedAt: "/ab/a.vcf", removed: ["/ab/c.vcf"])
                 == .apart(id: "u1#b", uid: "u1"))
