@@ -1,4 +1,5 @@
 import ContactsDB
+import Foundation
 
 /// What a push sends: a card's PUT, or its DELETE.
 enum PushKind: Equatable {
@@ -51,6 +52,12 @@ enum Precondition: Equatable {
         .ifMatch(etag ?? "*")
     }
 
+    /// The ETag it names, nil for none or any.
+    var etag: String? {
+        if case .ifMatch(let etag) = self, etag != "*" { return etag }
+        return nil
+    }
+
     var header: (String, String) {
         switch self {
         case .ifMatch(let etag): return ("If-Match", etag)
@@ -68,10 +75,19 @@ enum PushOutcome: Equatable {
     /// The server's card changed since it was listed (412, or 404 for a
     /// known card's PUT): pull it, merge, push again.
     case changedThere
+    /// A PUT the server refused as it holds another card of its UID and
+    /// takes no second (CardDAV's `no-uid-conflict`, RFC 6352 §6.3.2.1:
+    /// Radicale answers 409, Xandikos 412): nothing changed there, so
+    /// nothing is pulled for it, and its card is not taken for removed.
+    case uidTaken(Int)
     /// Anything else: reported, and tried again at the next sync.
     case refused(Int)
 
-    static func of(_ kind: PushKind, status: Int) -> PushOutcome {
+    /// - parameter body: the answer's, read for the precondition it names.
+    static func of(_ kind: PushKind, status: Int, body: Data = Data()) -> PushOutcome {
+        if kind != .deleted, [403, 409, 412].contains(status), body.range(of: Data("no-uid-conflict".utf8)) != nil {
+            return .uidTaken(status)
+        }
         switch (status, kind) {
         case (200..<300, _): return .stored
         case (412, _), (404, .changed): return .changedThere

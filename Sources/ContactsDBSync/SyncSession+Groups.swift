@@ -75,9 +75,11 @@ extension SyncSession {
     /// cards of groups deleted here; a card the server changed meanwhile
     /// is pulled, merged and pushed once more.
     func pushGroups() throws {
+        let notices = report.notices.count
         let retries = try sendGroupChanges()
-        guard !retries.isEmpty else { return }
-        _ = try pullCards(retries)
+        // A group given a UID of its own goes again at once.
+        guard !retries.isEmpty || report.notices.count > notices else { return }
+        if !retries.isEmpty { _ = try pullCards(retries) }
         let left = try sendGroupChanges()
         report.skipped += left.map { "\($0): the server changed it again during the sync; it is pushed at the next sync" }
     }
@@ -108,10 +110,18 @@ extension SyncSession {
             try state.saveGroupPushes(puts.compactMap { item in item.card.uid.map { ($0, item.card.agreement) } }, db)
         }
         let putRequests = puts.map { item in
-            PushRequest.put(url(item.href), .forPut(heldThere: item.synced != nil, etag: item.synced?.etag),
-                            body: item.card.vCard(version: version), name: "group \(item.card.name)", retry: item.href) { [state] etag, db in
+            var request = PushRequest.put(url(item.href), .forPut(heldThere: item.synced != nil, etag: item.synced?.etag),
+                                          body: item.card.vCard(version: version), name: "group \(item.card.name)",
+                                          retry: item.href) { [state] etag, db in
                 try state.save(SyncedGroup(uid: item.card.uid ?? "", href: item.href, etag: etag, base: item.card.agreement), db)
             }
+            if item.synced == nil, let uid = item.card.uid {
+                request.refused = { outcome, db in
+                    guard case .uidTaken = outcome else { return nil }
+                    return try self.renewUID(uid, of: item.card.name, db)
+                }
+            }
+            return request
         }
         let deleteRequests = deletes.map { synced in
             PushRequest.delete(url(synced.href), etag: synced.etag, name: synced.href, retry: synced.href) { [state] _, db in
@@ -119,6 +129,15 @@ extension SyncSession {
             }
         }
         return try send(putRequests + deleteRequests)
+    }
+
+    /// A new group card the server refused as it holds another card of its
+    /// UID (a contact's, which a group card of Apple's may share): the group
+    /// takes a UID of its own, said once, and its card goes under it.
+    private func renewUID(_ uid: String, of name: String, _ db: Database) throws -> String? {
+        try state.deleteGroup(uid: uid, db)
+        guard let renewed = try GroupWriter.renewUID(uid, book: state.book, db) else { return nil }
+        return "group \(name): the server holds another card of its UID \(uid), so its card goes under a UID of its own, \(renewed)"
     }
 
     /// Where a group card the server never had goes: its uid's file name,

@@ -61,9 +61,17 @@ extension SyncSession {
                 // Answered, the push stays unconfirmed until a listing shows
                 // it (``ListingPlan``): a server that answers 2xx and keeps
                 // nothing would otherwise revert the edit at the next pull.
-                requests.append(PushRequest.put(url(href), precondition, body: body, name: contact.id, retry: contact.id) { [state] etag, db in
+                var request = PushRequest.put(url(href), precondition, body: body, name: contact.id, retry: contact.id) { [state] etag, db in
                     try state.saveAnsweredPush(contactId: contact.id, etag: etag, db)
-                })
+                }
+                // A refused push never arrived: it is no version the server
+                // may hold (a new card refused stays new, and unlisted
+                // unsaid), and the ETag it was sent against is the card's.
+                request.refused = { [state] _, db in
+                    try state.forgetPush(contactId: contact.id, revision: contact.revision, etag: precondition.etag, db)
+                    return nil
+                }
+                requests.append(request)
             }
         }
         try database.write { db in
@@ -98,15 +106,14 @@ extension SyncSession {
     func send(_ requests: [PushRequest]) throws -> [String] {
         let answers = try client.sendAll(requests.map(\.request))
         var taken: [(request: PushRequest, etag: String?, counts: Bool)] = [], retries: [String] = []
+        var refused: [(request: PushRequest, outcome: PushOutcome)] = []
         for (request, answer) in zip(requests, answers) {
-            switch PushOutcome.of(request.kind, status: answer.status) {
+            let outcome = PushOutcome.of(request.kind, status: answer.status, body: answer.body)
+            switch outcome {
             case .stored: taken.append((request, answer.etag, true))
             case .alreadyGone: taken.append((request, answer.etag, false))
             case .changedThere: retries.append(request.retry)
-            case .refused(let status):
-                report.skipped.append(request.kind == .deleted
-                    ? "\(request.name): the server refused its deletion (\(status)); it is tried again at the next sync"
-                    : "\(request.name): the server refused it (\(status)); it is pushed again at the next sync")
+            case .uidTaken, .refused: refused.append((request, outcome))
             }
         }
         try database.write { db in
@@ -119,8 +126,30 @@ extension SyncSession {
                 case .deleted: self.report.pushed.deleted += 1
                 }
             }
+            for (request, outcome) in refused {
+                if let notice = try request.refused(outcome, db) {
+                    self.report.notices.append(notice)
+                } else {
+                    self.report.skipped.append(Self.refusal(of: request, outcome))
+                }
+            }
         }
         return retries
+    }
+
+    /// What the report says of a push the server refused.
+    private static func refusal(of request: PushRequest, _ outcome: PushOutcome) -> String {
+        switch (outcome, request.kind) {
+        case let (.uidTaken(status), _):
+            return "\(request.name): the server refused it (\(status)) as it holds another card of its UID; it is pushed again "
+                + "at the next sync (merge the contacts of that UID, or copy this one for a UID of its own)"
+        case let (.refused(status), .deleted):
+            return "\(request.name): the server refused its deletion (\(status)); it is tried again at the next sync"
+        case let (.refused(status), _):
+            return "\(request.name): the server refused it (\(status)); it is pushed again at the next sync"
+        default:
+            return "\(request.name): the server refused it; it is pushed again at the next sync"
+        }
     }
 }
 
@@ -136,6 +165,10 @@ struct PushRequest {
     /// Records the card as the server now holds it, with the ETag its
     /// answer gave, or as gone.
     var record: (_ etag: String?, _ db: Database) throws -> Void
+    /// Records what follows a refusal (``PushOutcome/uidTaken(_:)`` or
+    /// ``PushOutcome/refused(_:)``); returns what to say once instead of
+    /// reporting the card as not synced, or nil.
+    var refused: (_ outcome: PushOutcome, _ db: Database) throws -> String? = { _, _ in nil }
 
     /// A PUT of a card: new where the precondition is that there is none.
     static func put(_ url: URL, _ precondition: Precondition, body: String, name: String, retry: String,

@@ -234,6 +234,34 @@ struct GroupSyncCommandTests {
         #expect(try cli.run(db: b, ["show", "same"]).stdout.contains("Anna Petrova"))
     }
 
+    /// Issue 56, item 20: Radicale takes no second card of one UID (409
+    /// `no-uid-conflict`). A group whose UID is a contact's takes a UID of
+    /// its own, said once, and its card reaches the server in that sync;
+    /// later syncs are quiet, and another device finds both.
+    @Test func aGroupWithAContactsUIDReachesRadicaleUnderAUIDOfItsOwn() throws {
+        let directory = TemporaryDirectory()
+        let server = try DAVServer(.radicale, in: directory)
+        let a = try cli.makeEmptyDatabase("a.sqlite", in: directory), b = try cli.makeEmptyDatabase("b.sqlite", in: directory)
+        for db in [a, b] {
+            #expect(try cli.run(db: db, ["remote", "add", "home", server.root, "--username", DAVServer.user,
+                                         "--password-env", "SYNC_PASSWORD", "--groups", "cards"]).exitCode == 0)
+        }
+        let file = directory.write("same.vcf", Self.person("same", "Anna", "Petrova") + Self.person("boris-1", "Boris", "Ivanov")
+                                   + Self.appleGroup("same", "Team", members: ["boris-1"]))
+        #expect(try cli.run(db: a, ["import", file]).exitCode == 0)
+        let first = try cli.run(db: a, ["sync"])
+        #expect(first.exitCode == 0 && first.stdout.hasSuffix("pushed: 3 new, 0 changed, 0 deleted\n"), "\(first.stdout)")
+        let said = first.stderr.split(separator: "\n")
+        #expect(said.count == 1 && said.first?.hasPrefix("group Team: the server holds another card of its UID same") == true,
+                "\(first.stderr)")
+        let second = try cli.run(db: a, ["sync"])
+        #expect(second.exitCode == 0 && second.stderr.isEmpty && second.stdout == Self.quiet, "\(second.stdout)\(second.stderr)")
+        #expect(try sync(b) == "pulled: 3 new, 0 changed, 0 deleted\npushed: 0 new, 0 changed, 0 deleted\n")
+        let team = try groups(b).map { $0.split(separator: " ").map(String.init) }
+        #expect(team.count == 1 && team.first?.first == "Team" && team.first?.last == "boris-1" && team.first?[1] != "same", "\(team)")
+        #expect(try groups(a) == groups(b))
+    }
+
     /// Issue 44, item 8: `remote add --groups` naming the convention the
     /// address book does not hold. The first sync follows what it holds and
     /// says so: group cards there are kept up to date, CATEGORIES there

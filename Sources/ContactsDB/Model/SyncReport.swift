@@ -19,6 +19,10 @@ public struct SyncReport: Hashable, Sendable {
     /// it differs from the one `remote add --groups` named: the one its
     /// groups follow from now on.
     public var groupsFollowed: GroupConventionChange?
+    /// What this sync changed that the server made it change, each said
+    /// once: a group card given a UID of its own, as the server holds
+    /// another card of its UID.
+    public var notices: [String] = []
 
     /// An empty report, counted up as the sync goes.
     public init() {}

@@ -155,6 +155,13 @@ package struct GroupWriter {
         return try cards(pk: pk, book: book, db).first
     }
 
+    /// Gives the group of `uid` in `book` a new random UID, made as a new
+    /// group's is; returns it, nil when there is no such group.
+    package static func renewUID(_ uid: String, book: BookRecords.ID, _ db: Database) throws -> String? {
+        try String.fetchOne(db, sql: "UPDATE contactGroup SET uid = \(newUIDSQL) WHERE bookId = ? AND uid = ? RETURNING uid",
+                            arguments: [book, uid])
+    }
+
     /// Deletes the group of `uid` in `book`; its contacts stay.
     package static func delete(uid: String, book: BookRecords.ID, _ db: Database) throws {
         try db.execute(sql: "DELETE FROM contactGroup WHERE bookId = ? AND uid = ?", arguments: [book, uid])

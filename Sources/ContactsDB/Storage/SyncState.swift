@@ -196,6 +196,18 @@ package struct SyncState {
         return cards
     }
 
+    /// A push the server refused never arrived, so it is no version the
+    /// server may hold; with none other under way, the card's ETag is again
+    /// the one the push was sent against (nil for a new card).
+    package func forgetPush(contactId: String, revision: Int, etag: String?, _ db: Database) throws {
+        try db.cachedStatement(sql: "DELETE FROM syncPush WHERE bookId = ? AND contactId = ? AND revision = ?")
+            .execute(arguments: [book, contactId, revision])
+        try db.cachedStatement(sql: """
+            UPDATE syncedCard SET etag = ?3 WHERE bookId = ?1 AND contactId = ?2
+                AND NOT EXISTS (SELECT 1 FROM syncPush WHERE bookId = ?1 AND contactId = ?2)
+            """).execute(arguments: [book, contactId, etag])
+    }
+
     /// A PUT answered as stored, with its ETag: still unconfirmed until a
     /// listing shows the server holds it (a server may answer 2xx and keep
     /// nothing); the version agreed before stays the merge's base.

@@ -63,6 +63,7 @@ extension ContactsDBCommand {
                 for skipped in report.skipped { Terminal.printNotice("\(lead)Not synced: \(Self.oneLine(skipped))") }
                 if report.outside.count > 0 { Terminal.printNotice(lead + Self.line(report.outside)) }
                 if let change = report.groupsFollowed { Terminal.printNotice(lead + Self.line(change)) }
+                for notice in report.notices { Terminal.printNotice(lead + Self.oneLine(notice)) }
                 if report.conflicts > 0 {
                     Terminal.printNotice("\(lead)\(report.conflicts) conflict\(report.conflicts == 1 ? "" : "s") kept the losing version: see `contactsdb conflicts`.")
                 }

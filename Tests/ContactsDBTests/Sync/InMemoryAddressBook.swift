@@ -66,6 +66,10 @@ final class InMemoryAddressBook: DAVTransport, @unchecked Sendable {
     /// Whether PUTs are kept: false answers each as stored, with an ETag
     /// of its own, and keeps nothing (a broken proxy, a full quota).
     var keepsPuts = true
+    /// The status a PUT of a card whose UID another card here has is
+    /// refused with, naming CardDAV's `no-uid-conflict` (Radicale 409,
+    /// Xandikos 412); nil takes it.
+    var refusesSecondUID: Int?
     /// Runs before a request of this method is answered (another client's
     /// change arriving mid-sync); cleared once it has run.
     var before: [String: () -> Void] = [:]
@@ -175,6 +179,11 @@ final class InMemoryAddressBook: DAVTransport, @unchecked Sendable {
         let existing = cards[path]
         if request.header("If-None-Match") == "*", existing != nil { return DAVResponse(url: request.url, status: 412) }
         if let match = request.header("If-Match"), !Self.matches(match, existing) { return DAVResponse(url: request.url, status: 412) }
+        if let status = refusesSecondUID, let uid = Self.uid(request.body ?? ""),
+           cards.contains(where: { $0.key != path && Self.uid($0.value.text) == uid }) {
+            let error = "<d:error xmlns:d=\"DAV:\" xmlns:card=\"urn:ietf:params:xml:ns:carddav\"><card:no-uid-conflict/></d:error>"
+            return DAVResponse(url: request.url, status: status, body: Data(error.utf8))
+        }
         let etag: String
         if keepsPuts {
             etag = store(path, request.body ?? "")
@@ -262,6 +271,10 @@ final class InMemoryAddressBook: DAVTransport, @unchecked Sendable {
     private static func matches(_ condition: String, _ card: Card?) -> Bool {
         guard let card else { return false }
         return condition == "*" || condition == card.etag
+    }
+
+    private static func uid(_ card: String) -> String? {
+        card.split(whereSeparator: \.isNewline).first { $0.hasPrefix("UID:") }.map { String($0.dropFirst(4)) }
     }
 
     private static func between(_ text: String, _ open: String, _ close: String) -> String? {

@@ -210,6 +210,29 @@ import Testing
         for name in ["work", "home"] { #expect(counts(try sync(name).pushed) == [0, 0, 0]) }
     }
 
+    /// Issue 56, item 12: a move into an address book whose server refuses
+    /// a second card of one UID (the person was in both accounts; Radicale
+    /// answers 409, Xandikos 412): the moved contact keeps its edit, and
+    /// each sync says why its card is not there.
+    @Test(arguments: [409, 412])
+    func aMoveIntoAServerHoldingItsUIDKeepsTheContactAndSaysWhy(_ status: Int) throws {
+        work.put("a.vcf", Self.card("a", "Anna", "Petrova"))
+        home.put("h.vcf", Self.card("a", "Anna", "Petrova"))
+        home.refusesSecondUID = status
+        try syncBoth()
+        #expect(try ids(inBook: "home") == ["a@home"])
+        try store.update(id: "a") { $0.note = "edited at work" }
+        try store.move(ids: ["a"], toBook: "home")
+        try sync("work")
+        for _ in 0..<2 {
+            let report = try sync("home")
+            #expect(report.skipped.contains { $0.hasPrefix("a: ") && $0.contains("another card of its UID") }, "\(report.skipped)")
+            #expect(try store.contact(id: "a")?.note == "edited at work")
+            #expect(try ids(inBook: "home") == ["a", "a@home"])
+        }
+        #expect(work.names.isEmpty && home.names == ["h.vcf"])
+    }
+
     @Test func aMovedContactTakesItsGroupsByName() throws {
         try store.add(ContactDraft(id: "a", firstName: "Anna", groups: ["Friends"]), toBook: "work")
         try store.move(ids: ["a"], toBook: "home")

@@ -5,8 +5,9 @@ import Testing
 
 /// What a server answers and does not do, against ``InMemoryAddressBook``:
 /// a PUT answered as stored and dropped, a card listed removed and made
-/// again in two parts of a truncated answer. Each holds the rule: nothing
-/// lost, nothing doubled.
+/// again in two parts of a truncated answer, a second card of one UID
+/// refused. Each holds the rule: nothing lost, nothing doubled. Moves
+/// are in SeveralBooksSyncTests.
 @Suite struct SyncAdversaryScenarioTests {
     typealias Device = SyncScenarioTests.Device
 
@@ -100,5 +101,35 @@ import Testing
         try device.sync()
         #expect(try device.ids() == ["b", "c"])
         #expect(server.names == ["b.vcf", "c.vcf"])
+    }
+
+    // MARK: - A second card of one UID
+
+    /// Issue 56, item 20: a group card whose UID is a contact's, to a
+    /// server that refuses a second card of one UID (Radicale answers 409,
+    /// Xandikos 412): the group takes a UID of its own, said once, and its
+    /// card reaches the server; later syncs are quiet.
+    @Test(arguments: [409, 412])
+    func aGroupWhoseUIDIsAContactsTakesAUIDOfItsOwnWhenTheServerRefusesIt(_ status: Int) throws {
+        let server = InMemoryAddressBook()
+        server.refusesSecondUID = status
+        let device = try Device(server, groups: .cards)
+        let cards = Self.card("same", "Anna", "Petrova") + Self.card("boris-1", "Boris", "Ivanov")
+            + GroupSyncScenarioTests.appleGroup("same", "Team", members: ["boris-1"])
+        _ = try device.store.importContacts(Data(cards.utf8), source: "same.vcf")
+        let first = try device.sync()
+        let uid = try #require(try device.store.groups().first { $0.name == "Team" }?.uid)
+        #expect(uid != "same")
+        #expect(first.skipped.isEmpty, "\(first.skipped)")
+        #expect(first.notices.count == 1 && first.notices.first?.contains("Team") == true, "\(first.notices)")
+        #expect(server.names.count == 3)
+        #expect(server.names.contains { server.card($0)?.text.contains("UID:\(uid)") == true })
+        let second = try device.sync()
+        #expect(second.skipped.isEmpty && second.notices.isEmpty)
+        #expect(counts(second.pulled) == [0, 0, 0] && counts(second.pushed) == [0, 0, 0])
+        let other = try Device(server)
+        try other.sync()
+        #expect(try other.store.ids(matching: ContactQuery().filter(.group("Team"))) == ["boris-1"])
+        #expect(try other.ids() == ["boris-1", "same"])
     }
 }

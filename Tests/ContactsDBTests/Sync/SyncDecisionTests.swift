@@ -261,4 +261,16 @@ import Testing
     func eachAnswerToAPutOrADelete(_ status: Int, _ kind: PushKind, _ outcome: PushOutcome) {
         #expect(PushOutcome.of(kind, status: status) == outcome)
     }
+
+    /// Issue 56, items 12 and 20: a PUT refused for another card of its UID
+    /// (Radicale's 409, Xandikos' 412, each naming `no-uid-conflict`) is
+    /// no change there to pull.
+    @Test func aPutRefusedForAnotherCardOfItsUIDIsNoChangeThere() {
+        let radicale = Data(#"<D:error xmlns:D="DAV:" xmlns:CR="urn:ietf:params:xml:ns:carddav"><CR:no-uid-conflict /></D:error>"#.utf8)
+        let xandikos = Data(#"<ns0:error xmlns:ns0="DAV:"><ns1:no-uid-conflict xmlns:ns1="urn:ietf:params:xml:ns:caldav"/></ns0:error>"#.utf8)
+        #expect(PushOutcome.of(.new, status: 409, body: radicale) == .uidTaken(409))
+        #expect(PushOutcome.of(.new, status: 412, body: xandikos) == .uidTaken(412))
+        #expect(PushOutcome.of(.new, status: 412, body: Data()) == .changedThere, "a card at its href")
+        #expect(PushOutcome.of(.deleted, status: 412, body: xandikos) == .changedThere)
+    }
 }
