@@ -13,6 +13,10 @@ import Hummingbird
 /// - On every write, the Origin header: the app's own.
 /// - No CORS header is ever sent, so another origin's script reads no
 ///   answer.
+/// - The birthday calendar's feed (under ``Endpoints/feedPrefix``) is
+///   for calendar apps, which send no cookie: the Host check applies,
+///   the cookie does not, and the feed's route checks the feed token in
+///   the path, which opens nothing else.
 struct AccessGuard<Context: RequestContext>: RouterMiddleware {
     let token: String
     let port: Int
@@ -29,6 +33,10 @@ struct AccessGuard<Context: RequestContext>: RouterMiddleware {
             guard request.headers[.origin] == "http://\(host)" else {
                 return Self.refusal(.forbidden, "A change must come from the app's own page.")
             }
+        }
+        if request.uri.path.hasPrefix(Endpoints.feedPrefix) {
+            guard request.method == .get || request.method == .head else { return Response(status: .notFound) }
+            return Self.hardened(try await next(request, context))
         }
         if request.uri.path == "/", let given = request.uri.queryParameters.get("token") {
             guard request.method == .get, Self.same(given, token) else {
