@@ -18,6 +18,10 @@ import Hummingbird
 /// - On every write, the Origin header: the app's own.
 /// - No CORS header is ever sent, so another origin's script reads no
 ///   answer.
+/// - The birthday calendar's feed (under ``Endpoints/feedPrefix``) is
+///   for calendar apps, which send no cookie: at the machine's host the
+///   Host check applies and the cookie does not; the feed's route checks
+///   the feed token in the path, which opens nothing else.
 struct AccessGuard<Context: RequestContext>: RouterMiddleware {
     let signIn: SignIn
     let port: Int
@@ -65,6 +69,9 @@ struct AccessGuard<Context: RequestContext>: RouterMiddleware {
     ) async throws -> Response {
         switch request.uri.path {
         case "/": return entry(request)
+        case let path where path.hasPrefix(Endpoints.feedPrefix):
+            guard request.method == .get || request.method == .head else { return Response(status: .notFound) }
+            return Self.hardened(try await next(request, context))
         default: return Self.refusal(.misdirectedRequest, "The app is not served at this address: open one `contactsdb serve` printed.")
         }
     }

@@ -17,6 +17,9 @@ struct InfoAnswer: Encodable {
     /// The most bytes a photo may have: the page sends one byte more of a
     /// larger file, as `photo set` reads stdin, so that the store refuses it.
     var photoBytes: Int
+    /// The birthday calendar feed's path, its token in it, for the page
+    /// to show as an address to subscribe to.
+    var feedPath: String
 }
 
 struct BookAnswer: Encodable {

@@ -24,6 +24,7 @@ struct Endpoints: Sendable {
         addReads(to: router)
         addContactWrites(to: router)
         addMergesLinksAndSync(to: router)
+        addCalendar(to: router)
     }
 
     private func addReads(to router: Router<some RequestContext>) {
@@ -125,7 +126,7 @@ struct Endpoints: Sendable {
             regions: try store.phoneRegions().codes, books: try store.books().map { BookAnswer(name: $0.name, count: $0.contactCount, isDefault: $0.isDefault) },
             groups: try store.groups(), remotes: remotes, attributes: ContactAttributes.named.map(\.name),
             sorts: ContactSort.Key.allCases.map(\.rawValue), messengers: MessengerService.allCases.map(\.rawValue),
-            photoBytes: PhotoImage.maximumBytes))
+            photoBytes: PhotoImage.maximumBytes, feedPath: BirthdayCalendar.feedPath(token: try store.calendarFeedToken())))
     }
 
     /// A page of the list; with `meta`, also how many match and, in the
@@ -251,7 +252,7 @@ struct Endpoints: Sendable {
     }
 
     /// Runs `body` off the server's threads, which the store would block.
-    private func offServerThreads<T: Sendable>(writing: Bool = false, _ body: @escaping @Sendable () throws -> T) async -> Result<T, Error> {
+    func offServerThreads<T: Sendable>(writing: Bool = false, _ body: @escaping @Sendable () throws -> T) async -> Result<T, Error> {
         await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
                 if writing { Self.writes.lock() }
@@ -263,7 +264,7 @@ struct Endpoints: Sendable {
 
     /// Runs `body` off the server's threads and answers with its JSON or
     /// the error's.
-    private func answer(
+    func answer(
         status: HTTPResponse.Status = .ok, writing: Bool = false, _ body: @escaping @Sendable () throws -> Data
     ) async throws -> Response {
         let result = await offServerThreads(writing: writing, body)

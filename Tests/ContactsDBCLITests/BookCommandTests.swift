@@ -124,10 +124,13 @@ import ContactsDBBench
         let db = try cli.makeEmptyDatabase("reused.sqlite", in: directory)
         #expect(try cli.run(db: db, ["book", "create", "old"]).exitCode == 0)
         _ = try cli.run(db: db, ["add", "--json", "-", "--book", "old"], stdin: #"[{"id": "gone", "firstName": "Gone"}]"#)
+        let feed = try JSONSerialization.jsonObject(with: try cli.run(db: db, ["changes", "--format", "json"]).stdoutData)
+        let token = try #require((feed as? [String: Any])?["token"] as? String)
         #expect(try cli.run(db: db, ["delete", "gone"]).exitCode == 0)
         #expect(try cli.run(db: db, ["book", "delete", "old"]).exitCode == 0)
         #expect(try cli.run(db: db, ["book", "create", "new"]).exitCode == 0)
-        let changes = try cli.run(db: db, ["changes", "--book", "new", "--format", "ndjson"])
+        #expect(try cli.run(db: db, ["changes", "--since", token, "--format", "ndjson"]).stdout.contains("gone"))
+        let changes = try cli.run(db: db, ["changes", "--since", token, "--book", "new", "--format", "ndjson"])
         #expect(changes.exitCode == 0 && !changes.stdout.contains("gone"), "\(changes.stdout)")
     }
 

@@ -36,7 +36,10 @@ import Testing
             let needsServer = command.contains("remote ") || command.hasPrefix("contactsdb sync")
             guard !needsServer || server != nil else { continue }
             var line = command.replacingOccurrences(of: Self.exampleServer, with: server?.root ?? Self.exampleServer)
-            if command.hasPrefix("contactsdb serve") { line = Self.stoppedAfterItsAddress(line) }
+            // `serve --feed-url` prints the feed's address and exits.
+            if command.hasPrefix("contactsdb serve") && !command.contains("--feed-url") {
+                line = Self.stoppedAfterItsAddress(line)
+            }
             let result = try Self.bash(line, in: work, database: work + "/contacts.sqlite")
             #expect(result.status == 0, "\(command) exited \(result.status): \(result.output)")
             ran += 1

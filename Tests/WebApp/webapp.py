@@ -10,14 +10,16 @@
       refused at its field when it is none, shown and removed, delete,
       duplicates with merge and unmerge, or link and unlink, a remote's
       last sync and "sync now", changes from another process, the keyboard
-      and labels) and, over plain HTTP, what it refuses (no cookie, a code
-      used once or past its minute, another Host, a write from another
-      origin); what a page on another local port cannot do (receive the
-      app's cookie, sign the browser out by setting cookies, run a photo
-      whose bytes are a page, a script or an SVG), that the browser's
-      history holds no address that opens the app again, and what
-      `serve --open` hands its opener ($BROWSER, recorded). With
-      --screenshot, saves the list as the README shows it.
+      and labels, upcoming birthdays) and, over plain HTTP, what it refuses
+      (no cookie, a code used once or past its minute, another Host, a
+      write from another origin); what a page on another local port cannot
+      do (receive the app's cookie, sign the browser out by setting
+      cookies, run a photo whose bytes are a page, a script or an SVG),
+      that the browser's history holds no address that opens the app again,
+      and what `serve --open` hands its opener ($BROWSER, recorded); the
+      birthday calendar's feed, fetched by chromium with its own token at
+      the machine's host, and refused to any other token or the app's
+      cookie. With --screenshot, saves the list as the README shows it.
   webapp.py CONTACTSDB --figures N [--runs R] [--db PATH]
       generates N contacts into a new database (or takes the one at PATH
       as it is) and measures, in the browser, the first screen and each
@@ -994,6 +996,84 @@ def sync_checks(page, server, cli, folder):
         check(remotes[0]["lastSyncedAt"], "the last sync is known after sync now")
 
 
+# MARK: - The birthday calendar
+
+
+def calendar_checks(page, server, cli, chromium):
+    """The feed, opened by its own token only, fetched by chromium; the
+    upcoming birthdays view."""
+    import datetime
+    today = datetime.date.today()
+    cli.run("book", "create", "calendar")
+    cli.run("add", "--book", "calendar", "--first-name", "Cal", "--last-name", "Endar, Jr.", "--birthday",
+            today.isoformat())
+    later = (today + datetime.timedelta(days=3)).strftime("--%m-%d")
+    cli.run("add", "--first-name", "Yearless", "--last-name", "Ли", "--birthday=" + later)
+    feed = cli.run("serve", "--feed-url").stdout.strip()
+    machine = f"http://{server.machine}"
+    path = feed.removeprefix(machine)
+    check(re.fullmatch(r"/calendar/[0-9a-f]{64}/birthdays\.ics", path) is not None,
+          f"serve --feed-url names this server's port and the feed: {feed}")
+    status, headers, body = server.request("GET", path, host=server.machine, cookie=False)
+    check(status == 200 and headers.get("Content-Type", "").startswith("text/calendar")
+          and body.startswith(b"BEGIN:VCALENDAR\r\n") and "SUMMARY:Cal Endar\\, Jr. (".encode() in body,
+          f"the feed opens with its token and no cookie (got {status}, {body[:80]!r})")
+    status, _, body = server.request("GET", path + "?book=calendar", host=server.machine, cookie=False)
+    check(status == 200 and b"Cal Endar" in body and b"Yearless" not in body, f"?book= narrows the feed ({status})")
+    token = path.split("/")[2]
+    refusals = [("/calendar/" + "0" * 64 + "/birthdays.ics", False), ("/calendar/" + server.token + "/birthdays.ics", True),
+                ("/calendar/birthdays.ics", True), (path + "/../../api/list", True), ("/calendar/" + token + "/other.ics", True)]
+    for refused, cookie in refusals:
+        status, _, body = server.request("GET", refused, host=server.machine, cookie=cookie)
+        check(status == 404 and b"Cal" not in body, f"{refused} (cookie: {cookie}) is a bare 404 (got {status} {body[:60]!r})")
+    # At the app's host the feed's path keeps the app's rules: no cookie, nothing.
+    status, _, body = server.request("GET", path, cookie=False)
+    check(status == 401 and b"Cal" not in body, f"the app's host asks the feed for its cookie (got {status})")
+    status, _, _ = server.request("GET", path, host="evil.example", cookie=False)
+    check(status == 421, f"the feed keeps the Host check (got {status})")
+    for opened in ["/api/list", "/api/info", "/"]:
+        status, _, _ = server.request("GET", opened, headers={"Cookie": f"contactsdb={token}"}, cookie=False)
+        check(status == 401, f"the feed token opens nothing else: {opened} got {status}")
+    status, _, _ = server.request("GET", "/?code=" + token, host=server.machine, cookie=False)
+    check(status == 401, f"the feed token is no code that opens the app (got {status})")
+    status, _, _ = server.request("POST", path, headers={"Origin": server.origin}, body="x", host=server.machine, cookie=False)
+    check(status in (403, 404), f"the feed takes no write (got {status})")
+
+    # Chromium, with no cookie at all, fetches the feed as a calendar app would.
+    context = chromium.new_context()
+    reader = context.new_page()
+    with reader.expect_download() as download:
+        try:
+            reader.goto(feed)
+        except Exception:
+            pass  # a calendar is downloaded, not shown: navigation ends there
+    fetched = open(download.value.path(), "rb").read()
+    check(fetched.startswith(b"BEGIN:VCALENDAR") and b"Cal Endar" in fetched, f"chromium fetched the feed: {fetched[:60]!r}")
+    wrong = machine + "/calendar/" + "f" * 64 + "/birthdays.ics"
+    with reader.expect_response(wrong) as answer:
+        try:
+            reader.goto(wrong)
+        except Exception:
+            pass  # chromium ends the navigation of a bare 404 in an error page
+    check(answer.value.status == 404, f"chromium gets 404 for a wrong token (got {answer.value.status})")
+    context.close()
+
+    # The app's page: its cookie, a wrong token, and the view.
+    status = page.evaluate("p => fetch(p).then(r => r.status)", "/calendar/" + "0" * 64 + "/birthdays.ics")
+    check(status == 404, f"the page's cookie does not open the feed without its token (got {status})")
+    renewed = cli.run("serve", "--new-feed-token").stdout.strip()
+    status, _, _ = server.request("GET", path, host=server.machine, cookie=False)
+    check(renewed != feed and status == 404, f"a replaced token stops working at once (got {status})")
+    status, _, _ = server.request("GET", renewed.removeprefix(machine), host=server.machine, cookie=False)
+    check(status == 200, f"the new token opens the feed (got {status})")
+    page.get_by_role("button", name="Birthdays").click()
+    days = page.get_by_role("list", name="Upcoming birthdays")
+    expect(days).to_contain_text(f"{today.isoformat()} Cal Endar, Jr.: birthday")
+    expect(days).to_contain_text(f"{(today + datetime.timedelta(days=3)).isoformat()} Yearless Ли: birthday")
+    expect(page.get_by_label("Calendar address")).to_have_value(renewed)
+    page.get_by_role("button", name="Close").click()
+
+
 # MARK: - Figures
 
 
@@ -1075,6 +1155,7 @@ def main(argv):
                 page_checks(page, server, cli, folder, screenshot)
                 whole_card_checks(page, cli, folder)
                 sync_checks(page, server, cli, folder)
+                calendar_checks(page, server, cli, chromium)
                 chromium.close()
             opener_checks(cli, folder)
             time.sleep(max(0, 61 - (time.monotonic() - stale_since)))

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A calendar date whose year may be unknown: `YYYY-MM-DD` or `--MM-DD`,
 /// as birthdays and anniversaries are kept (SPEC §The whole card).
 public struct PartialDate: Hashable, Sendable {
@@ -42,6 +44,12 @@ public struct PartialDate: Hashable, Sendable {
         self.year = year
         self.month = month
         self.day = day
+    }
+
+    /// Today in the time zone where this process runs.
+    public static func today() -> PartialDate {
+        let today = Calendar.current.dateComponents([.year, .month, .day], from: Date())
+        return PartialDate(year: today.year!, month: today.month!, day: today.day!)
     }
 
     /// `YYYY-MM-DD`, or `--MM-DD` without a year.

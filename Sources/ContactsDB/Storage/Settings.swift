@@ -19,6 +19,13 @@ package enum Settings {
     /// The regions numbers without "+" are read in (`RU,KR`).
     package static let phoneRegionsKey = "phoneRegions"
 
+    /// The birthday calendar feed's token (`serve`'s
+    /// `/calendar/TOKEN/birthdays.ics`), kept until replaced.
+    package static let calendarFeedTokenKey = "calendarFeedToken"
+    /// The port the web app last listened on, which the feed's address
+    /// names when `serve --feed-url` is given none.
+    package static let webAppPortKey = "webAppPort"
+
     package static func phoneRegions(_ db: Database) throws -> PhoneRegions {
         try value(phoneRegionsKey, db).flatMap(PhoneRegions.init) ?? .default
     }

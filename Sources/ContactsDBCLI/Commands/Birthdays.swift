@@ -10,10 +10,17 @@ extension ContactsDBCommand {
             discussion: """
                 Lists the --from day and the --within days after it. Every date of a contact's `dates` \
                 counts as an anniversary, whatever its label. A date without a year has no age; 29 February \
-                falls on 28 February in other years. Examples:
+                falls on 28 February in other years. --format ics writes every birthday and anniversary, \
+                whatever --from and --within say, as an RFC 5545 calendar of yearly all-day events, for a \
+                calendar app to import or subscribe to (docs/cli.md). Examples:
                   contactsdb birthdays
                   contactsdb birthdays --from 2027-12-20 --within 14 --format json
+                  contactsdb birthdays --format ics --book family > birthdays.ics
                 """)
+
+        enum Format: String, ExpressibleByArgument, CaseIterable {
+            case table, json, ndjson, csv, ics
+        }
 
         /// A span longer than this would list some dates twice.
         static let longestSpan = 366
@@ -23,7 +30,7 @@ extension ContactsDBCommand {
         var within: Int = 30
         @Option(help: ArgumentHelp("The first day, YYYY-MM-DD (default: today).", valueName: "date"))
         var from: String?
-        @OptionGroup var output: OutputOptions
+        @Option(help: "Output format.") var format: Format = .table
         @OptionGroup var books: BookFilterOption
 
         func validate() throws {
@@ -34,8 +41,12 @@ extension ContactsDBCommand {
         }
 
         func run() throws {
-            let dates = try database.openStore().upcomingDates(from: try start(), within: within, inBooks: books.books)
-            switch output.format {
+            let store = try database.openStore()
+            guard format != .ics else { return try writeCalendar(store) }
+            let dates = try store.upcomingDates(from: try start(), within: within, inBooks: books.books)
+            switch format {
+            case .ics:
+                break  // written above: the calendar holds every date, whatever the span
             case .table:
                 guard !dates.isEmpty else { print("No birthdays or anniversaries in these days."); return }
                 let rows = dates.map { [$0.date.text, $0.age.map(String.init) ?? "", $0.kind.rawValue, $0.label, $0.displayName, $0.id] }
@@ -53,12 +64,19 @@ extension ContactsDBCommand {
             }
         }
 
+        /// The calendar on stdout; the dates it leaves out counted on stderr.
+        private func writeCalendar(_ store: ContactStore) throws {
+            let calendar = try store.birthdayCalendar(inBooks: books.books)
+            StandardOutput.write(calendar.text)
+            try StandardOutput.finish()
+            if calendar.leftOut > 0 {
+                Terminal.printNotice("left out \(calendar.leftOut) dates that are not dates (kept as the cards wrote them)")
+            }
+        }
+
         /// The first day: `--from`, or today where this process runs.
         private func start() throws -> PartialDate {
-            guard let from else {
-                let today = Calendar.current.dateComponents([.year, .month, .day], from: Date())
-                return PartialDate(year: today.year!, month: today.month!, day: today.day!)
-            }
+            guard let from else { return .today() }
             guard let date = PartialDate(from.trimmingCharacters(in: .whitespaces)), date.year != nil,
                   date.adding(days: within).year! <= 9999 else {
                 throw ValidationError("Please give --from as a day from 0001-01-01 to 9999-12-31, written YYYY-MM-DD (got \"\(from)\").")

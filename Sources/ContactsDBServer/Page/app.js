@@ -1028,6 +1028,35 @@ async function refreshRemotes() {
   }));
 }
 
+// MARK: - Birthdays
+
+/// The next 30 days' birthdays and anniversaries, and the feed's address.
+async function openBirthdays() {
+  $("birthdays").showModal();
+  const status = $("birthdays-status");
+  status.textContent = "Looking for birthdays…";
+  try {
+    const [dates, info] = await Promise.all([api("/api/birthdays?within=30"), api("/api/info")]);
+    state.info = info;
+    // The machine's host: a calendar app sends no cookie, and the app's own
+    // host answers nothing without one.
+    $("feed-url").value = "http://127.0.0.1:" + location.port + info.feedPath;
+    status.textContent = dates.length ? `${dates.length} in the next 30 days.` : "No birthdays or anniversaries in the next 30 days.";
+    $("birthday-list").replaceChildren(...dates.map((date) => {
+      const li = document.createElement("li");
+      const day = document.createElement("time");
+      day.dateTime = date.date;
+      day.textContent = date.date;
+      const what = date.kind === "birthday" ? "birthday" : date.label;
+      const age = date.age === null ? "" : ` (${date.age})`;
+      li.append(day, ` ${date.displayName || "(no name)"}: ${what}${age}`);
+      return li;
+    }));
+  } catch (error) {
+    status.textContent = error.message;
+  }
+}
+
 // MARK: - Changes from any process
 
 function listen() {
@@ -1104,6 +1133,7 @@ function start() {
   $("f-book").addEventListener("change", () => renderGroupBoxes(checkedGroups()));
   $("open-duplicates").addEventListener("click", openDuplicates);
   $("open-sync").addEventListener("click", openSync);
+  $("open-birthdays").addEventListener("click", openBirthdays);
   reload();
   loadInfo().catch((error) => showSummary(error.message));
   listen();
