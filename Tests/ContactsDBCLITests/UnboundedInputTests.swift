@@ -190,25 +190,4 @@ import Testing
         #expect(result.exitCode == 65 && result.stderr.contains("runs past 4 MB"), "\(result.stderr)")
         #expect(try cli.run(db: db, ["query", "--count"]).stdout == "0\n")
     }
-
-    /// A UTF-16 file is read at the cost of its UTF-8 text, not of copies
-    /// of itself: its peak is the same contacts' UTF-8 file's, plus that
-    /// text and a little.
-    @Test func aUTF16FileCostsLittleMoreThanItsUTF8Twin() throws {
-        let note = String(repeating: "Заметка о встрече. ", count: 40)
-        let rows = (0..<20_000).map { "Name\($0),Примеров,+7 912 \(String(format: "%07d", $0)),\(note)\($0)\r\n" }.joined()
-        let text = "First Name,Last Name,Mobile Phone,Notes\r\n" + rows
-        var utf16 = Data([0xFF, 0xFE])
-        for unit in text.utf16 { utf16 += [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
-        var peaks: [Int] = []
-        for (name, bytes) in [("utf8", Data(text.utf8)), ("utf16", utf16)] {
-            let db = try cli.makeEmptyDatabase("\(name).sqlite", in: directory)
-            let result = try run(["--db", db, "import", "-"], chunk: bytes, count: 1)
-            #expect(result.exitCode == 0, "\(name): \(result.stderr)")
-            #expect(try cli.run(db: db, ["query", "--name", "примеров", "--count"]).stdout == "20000\n")
-            peaks.append(result.peakMB)
-        }
-        let textMB = text.utf8.count >> 20
-        #expect(peaks[1] <= peaks[0] + textMB + 16, "UTF-8 peak \(peaks[0]) MB, UTF-16 peak \(peaks[1]) MB for \(textMB) MB of text")
-    }
 }
