@@ -30,6 +30,7 @@ package struct CSVRecords {
     /// A record longer than this holds more than any contact: a note has
     /// at most 64 KiB, and a card's other texts a few KiB.
     package static let maximumRecordBytes = 4 << 20
+    private static let tooLongReason = "the record runs past \(maximumRecordBytes >> 20) MB, more than any contact holds"
 
     package init(_ bytes: UnsafeBufferPointer<UInt8>, source: String) {
         self.bytes = bytes
@@ -91,9 +92,7 @@ package struct CSVRecords {
         let count = bytes.count
         // Bytes this field may still take before the record is too long.
         let end = min(count, recordStart + Self.maximumRecordBytes + 1)
-        func tooLong() -> ContactsDBError {
-            malformed(recordLine, "the record runs past \(Self.maximumRecordBytes >> 20) MB, more than any contact holds")
-        }
+        func tooLong() -> ContactsDBError { malformed(recordLine, Self.tooLongReason) }
         if position < count, bytes[position] == 0x22 {
             let openedOn = line
             position += 1

@@ -40,15 +40,7 @@ package struct ContactCSV {
                 field: "\(source) line 1", reason: "the header row names no column of a known CSV layout (this engine's "
                     + "export, Google Contacts', Outlook's), nor is the file JSON or vCard; nothing was imported.")
         }
-        // A name the header repeats would fill one field twice: the first
-        // column fills it, each later one is kept as its `X-` property, so
-        // that no cell is dropped.
-        var named = Set<String>()
-        let columns = header.map { name -> CSVLayout.Column in
-            let column = layout.column(named: name), key = name.trimmingCharacters(in: .whitespaces)
-            if case .kept = column { return column }
-            return named.insert(key).inserted ? column : .kept(CSVLayout.keptName(key))
-        }
+        let columns = Self.columns(of: header, in: layout)
         // The lists' entries, in the order their first column comes.
         var slots: [String: Int] = [:]
         var slotKeys: [(list: CSVLayout.ListKind, label: String?)] = []
@@ -126,6 +118,18 @@ package struct ContactCSV {
             guard holdsSomething else { continue }
             if case .success = result { for name in kept { keptColumns[name, default: 0] += 1 } }
             try body(path, records.offset, result)
+        }
+    }
+
+    /// What each column of `header` holds. A name the header repeats
+    /// would fill one field twice: the first column fills it, each later
+    /// one is kept as its `X-` property, so that no cell is dropped.
+    private static func columns(of header: [String], in layout: CSVLayout) -> [CSVLayout.Column] {
+        var named = Set<String>()
+        return header.map { name in
+            let column = layout.column(named: name), key = name.trimmingCharacters(in: .whitespaces)
+            if case .kept = column { return column }
+            return named.insert(key).inserted ? column : .kept(CSVLayout.keptName(key))
         }
     }
 
