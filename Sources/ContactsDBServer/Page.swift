@@ -1,4 +1,5 @@
 import Foundation
+import ContactsDB
 import Hummingbird
 
 /// The page, compiled into the binary (SwiftPM's `embedInCode`): plain
@@ -16,7 +17,7 @@ enum Page {
     /// The document with `answers` (path, JSON) for the script to take
     /// instead of asking. Its inline parts run under a nonce of its own.
     static func document(answers: [(path: String, json: Data)]) -> Response {
-        let nonce = WebApp.randomHex(words: 2)
+        let nonce = RandomHex.make(words: 2)
         var bytes = template.head
         bytes += Array("<style nonce=\"\(nonce)\">\n".utf8) + PackageResources.app_css + Array("</style>\n".utf8)
         bytes += Array("<script type=\"application/json\" id=\"preloaded\">".utf8) + preloaded(answers)

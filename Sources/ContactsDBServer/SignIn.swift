@@ -1,4 +1,5 @@
 import Foundation
+import ContactsDB
 
 /// What opens the app and keeps it open, new each run: the host name of
 /// the app's own, the cookie's secret, and the one-time codes that trade
@@ -20,8 +21,8 @@ struct SignIn: Sendable {
     static let cookieName = "contactsdb"
 
     init() {
-        token = WebApp.randomHex(words: 4)
-        label = "contactsdb-" + WebApp.randomHex(words: 2)
+        token = RandomHex.make(words: 4)
+        label = "contactsdb-" + RandomHex.make(words: 2)
         codes = SignInCodes()
     }
 
@@ -68,7 +69,7 @@ final class SignInCodes: @unchecked Sendable {
 
     /// A new code of 128 random bits.
     func make() -> String {
-        let code = WebApp.randomHex(words: 2)
+        let code = RandomHex.make(words: 2)
         lock.withLock {
             issued.removeAll { $0.until <= Date() }
             issued.append((code, Date().addingTimeInterval(Self.lifetime)))

@@ -23,13 +23,6 @@ public struct WebApp: Sendable {
         signIn = SignIn()
     }
 
-    /// `words` random 64-bit words in hex: the token, the host name's
-    /// label, a one-time code, a page's nonce.
-    static func randomHex(words: Int) -> String {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<words).map { _ in String(format: "%016llx", generator.next() as UInt64) }.joined()
-    }
-
     /// Serves on 127.0.0.1 until SIGINT or SIGTERM, then returns; a write
     /// under way is finished first, and none starts after.
     ///

@@ -40,17 +40,12 @@ extension ContactStore {
     }
 
     /// 256 random bits in hex.
-    private static func randomToken() -> String {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<4).map { _ in
-            let hex = String(generator.next() as UInt64, radix: 16)
-            return String(repeating: "0", count: 16 - hex.count) + hex
-        }.joined()
-    }
+    private static func randomToken() -> String { RandomHex.make(words: 4) }
 
     /// A write of the engine's own settings: no contact changes, so the
     /// change counter stays where it is.
     private func writeSetting<T>(_ body: (Database) throws -> T) throws -> T {
-        try DatabaseErrorMapping.mapping(path: path) { try writer.write(body) }
+        try requireOpenedFile()
+        return try DatabaseErrorMapping.mapping(path: path) { try writer.write(body) }
     }
 }

@@ -162,15 +162,21 @@ public final class ContactStore: Sendable {
     /// Runs `body` in one transaction that advances the change counter;
     /// any error rolls it back whole.
     package func write<T>(_ body: (Database) throws -> T) throws -> T {
-        if let file { try DatabaseFile.requireStill(file, at: path) }
+        try requireOpenedFile()
         return try DatabaseErrorMapping.mapping(path: path) { try ChangeLog.write(writer, body) }
     }
 
     /// ``write(_:)`` for a body that only adds contacts and what they hold
     /// (``ChangeLog/writeAdding(_:_:)``).
     package func writeAdding<T>(_ body: (Database) throws -> T) throws -> T {
-        if let file { try DatabaseFile.requireStill(file, at: path) }
+        try requireOpenedFile()
         return try DatabaseErrorMapping.mapping(path: path) { try ChangeLog.writeAdding(writer, body) }
+    }
+
+    /// Throws when `path` no longer names the file opened: every write
+    /// checks it first (``DatabaseFile/requireStill(_:at:)``).
+    package func requireOpenedFile() throws {
+        if let file { try DatabaseFile.requireStill(file, at: path) }
     }
 
     /// Runs `body` in one deferred (read) transaction, so that its
