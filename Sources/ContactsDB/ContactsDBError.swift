@@ -95,6 +95,11 @@ public enum ContactsDBError: Error, LocalizedError, Equatable, Sendable {
     case conflictNotFound(id: Int)
     /// An address book that cannot be used as asked.
     case invalidBook(BookProblem)
+    /// No deleted contact in the trash has these ids.
+    case notInTrash(ids: [String])
+    /// A contact in the trash cannot come back under its id: another
+    /// contact has it now.
+    case restoredIDInUse(id: String)
 
     /// One sentence: the problem, then the advice.
     public var errorDescription: String? { sentence(advice: advice) }
@@ -194,6 +199,11 @@ public enum ContactsDBError: Error, LocalizedError, Equatable, Sendable {
             return problem.problem
         case let .conflictNotFound(id):
             return "There is no sync conflict \(id)"
+        case let .notInTrash(ids):
+            let list = ids.map { "\"\($0)\"" }.joined(separator: ", ")
+            return ids.count == 1 ? "The trash holds no contact with the id \(list)" : "The trash holds no contacts with the ids \(list)"
+        case let .restoredIDInUse(id):
+            return "Another contact has the id \"\(id)\" now, so the deleted one cannot come back under it"
         }
     }
 
@@ -208,6 +218,8 @@ public enum ContactsDBError: Error, LocalizedError, Equatable, Sendable {
         case .linkWithinBook: return "merge them instead; nothing was changed"
         case .mergeAcrossBooks: return "link them instead, which shows them as one person and keeps both cards; nothing was changed"
         case .mergedContactExists: return "delete or rename that contact first; nothing was changed"
+        case .notInTrash: return "nothing was changed"
+        case .restoredIDInUse: return "restore it as a new contact with a new id instead; nothing was changed"
         case .duplicateContactID: return "give another id or leave it out"
         case .contactExists: return "update or skip the contacts already here; nothing was imported"
         case .databaseTooNew: return "use that newer build to open it"

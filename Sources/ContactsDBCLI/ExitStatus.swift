@@ -92,6 +92,8 @@ extension ContactsDBError {
         case .remoteNotFound(nil): return "add one with `contactsdb remote add NAME URL`"
         case .conflictNotFound: return "`contactsdb conflicts` lists them"
         case .mergeNotFound: return "`contactsdb merges` lists them"
+        case .notInTrash: return "`contactsdb trash` lists what it holds; nothing was changed"
+        case .restoredIDInUse: return "restore it with --as-new, which gives it a new id and UID; nothing was changed"
         case let .linkWithinBook(ids, _):
             return "merge them instead with `contactsdb merge \(ids.joined(separator: " "))`; nothing was changed"
         case let .mergeAcrossBooks(ids, _):
@@ -105,7 +107,7 @@ extension ContactsDBError {
     var exitCode: Int32 {
         switch self {
         case .contactsNotFound, .photoNotFound, .groupNotFound, .remoteNotFound, .conflictNotFound, .mergeNotFound,
-             .mergedContactExists:
+             .mergedContactExists, .notInTrash, .restoredIDInUse:
             return 1
         case .invalidRemote, .invalidBook, .ambiguousGroup, .tooFewToMerge, .tooFewToLink, .linkWithinBook,
              .mergeAcrossBooks:

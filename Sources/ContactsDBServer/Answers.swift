@@ -135,9 +135,10 @@ struct ErrorAnswer: Encodable {
         switch error {
         case .invalidContact, .invalidPhoto, .malformedJSON, .duplicateContactID, .contactExists, .groupExists:
             return .unprocessableContent
-        case .contactsNotFound, .photoNotFound, .groupNotFound, .remoteNotFound, .conflictNotFound, .mergeNotFound:
+        case .contactsNotFound, .photoNotFound, .groupNotFound, .remoteNotFound, .conflictNotFound, .mergeNotFound,
+             .notInTrash:
             return .notFound
-        case .revisionConflict, .mergedContactExists: return .conflict
+        case .revisionConflict, .mergedContactExists, .restoredIDInUse: return .conflict
         case .invalidBook, .invalidRemote, .ambiguousGroup, .tooFewToMerge, .tooFewToLink, .linkWithinBook,
              .mergeAcrossBooks, .foreignChangeToken, .expiredChangeToken:
             return .badRequest

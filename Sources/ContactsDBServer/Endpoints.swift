@@ -67,7 +67,7 @@ struct Endpoints: Sendable {
         router.delete("/api/contact") { request, _ in
             let (id, revision) = (try contactID(request), ifRevision(request))
             return try await answer(writing: true) {
-                try store.delete(ids: [id], ifRevision: revision)
+                try store.delete(ids: [id], ifRevision: revision, by: .web)
                 return try encode(["deleted": id])
             }
         }

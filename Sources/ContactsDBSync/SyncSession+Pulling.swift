@@ -240,6 +240,7 @@ extension SyncSession {
                                     losing: nil), db)
         case .deleteContact:
             try deferred?.stopDeferring(db)
+            try TrashedCards.keep([stored!.pk], by: .sync(remote: BookRecords.name(state.book, db)), db)
             try ContactWriter.delete([stored!.pk], db)
             report.pulled.deleted += 1
         }

@@ -94,6 +94,15 @@ struct CLIRunner {
         Int((try String(contentsOfFile: path, encoding: .utf8)).split(separator: "\n").last ?? "") ?? .max
     }
 
+    /// `changes --format ndjson`, which must succeed: the changes, and the
+    /// token its last line holds.
+    func changes(_ db: String, since: String? = nil) throws -> (changes: [[String: Any]], token: String) {
+        let result = try run(db: db, ["changes", "--format", "ndjson"] + (since.map { ["--since", $0] } ?? []))
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        let objects = try result.lines.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] ?? [:] }
+        return (Array(objects.dropLast()), objects.last?["token"] as? String ?? "")
+    }
+
     /// `query --count`, which must succeed.
     func count(_ db: String) throws -> Int {
         let result = try run(db: db, ["query", "--count"])

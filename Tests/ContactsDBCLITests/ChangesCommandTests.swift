@@ -11,12 +11,8 @@ import ContactsDBBench
     let directory = TemporaryDirectory()
     let cli = CLIRunner()
 
-    /// The last line of `changes --format ndjson` holds the token.
     func token(_ db: String, since: String? = nil) throws -> (changes: [[String: Any]], token: String) {
-        let result = try cli.run(db: db, ["changes", "--format", "ndjson"] + (since.map { ["--since", $0] } ?? []))
-        #expect(result.exitCode == 0, "\(result.stderr)")
-        let objects = try result.lines.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] ?? [:] }
-        return (Array(objects.dropLast()), objects.last?["token"] as? String ?? "")
+        try cli.changes(db, since: since)
     }
 
     func revision(_ db: String, _ id: String) throws -> Int {

@@ -43,6 +43,8 @@ import Testing
         (.remoteUnavailable(url: "https://dav.example/", reason: "connection refused"), 69),
         (.remoteRefusedCredentials(url: "https://dav.example/"), 77),
         (.conflictNotFound(id: 3), 1),
+        (.notInTrash(ids: ["x", "y"]), 1),
+        (.restoredIDInUse(id: "x"), 1),
     ]
 
     @Test(arguments: cases.indices)

@@ -291,6 +291,7 @@ import Testing
                 try db.tableExists("contactGroup") && db.columns(in: "contactGroup").contains { $0.name == "cardName" }
             }),
             ("0021_person_keys", { db in try db.columns(in: "contact").contains { $0.name == "personAttributes" } }),
+            ("0022_trash_history", { db in try db.tableExists("trashedContact") }),
         ]
         var random = SplitMix64(seed: 13)
         var stops = Array(repeating: 0, count: upgrades.count + 1), killedAfterBackup = 0

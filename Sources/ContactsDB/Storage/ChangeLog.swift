@@ -48,6 +48,14 @@ package enum ChangeLog {
         try db.cachedStatement(sql: "UPDATE changeClock SET revision = revision + 1").execute()
     }
 
+    /// Records what this write transaction is (Schema/0022's
+    /// `contactWrite`): one row per write, whatever it writes.
+    package static func record(_ source: ChangeSource, _ db: Database) throws {
+        try db.cachedStatement(sql: """
+            INSERT OR REPLACE INTO contactWrite (revision, at, by) VALUES ((SELECT revision FROM changeClock), ?, ?)
+            """).execute(arguments: [Timestamp.string(from: Date()), source.rawValue])
+    }
+
     package static func hasClock(_ db: Database) throws -> Bool {
         try db.tableExists("changeClock")
     }

@@ -46,6 +46,12 @@ package enum ContactReader {
         return ids.compactMap { byID[$0] }
     }
 
+    /// The contacts with these keys, without children, in no set order.
+    package static func stored(pks: [Int64], _ db: Database) throws -> [StoredContact] {
+        try fetch("SELECT \(contactColumns) FROM contact WHERE pk IN (SELECT value FROM json_each(?))",
+                  ["[" + pks.map(String.init).joined(separator: ",") + "]"], db)
+    }
+
     /// The contacts of `book` whose cards have these UIDs (their uid, else
     /// their id), without children.
     package static func stored(cardUIDs uids: [String], inBook book: BookRecords.ID, _ db: Database) throws -> [StoredContact] {
@@ -116,6 +122,12 @@ package enum ContactReader {
         let missing = ids.filter { byID[$0] == nil && seen.insert($0).inserted }
         guard missing.isEmpty else { throw ContactsDBError.contactsNotFound(ids: missing) }
         return ids.compactMap { byID[$0] }
+    }
+
+    /// The keys of the contacts with those of these ids that exist.
+    package static func pks(existingIDs ids: [String], _ db: Database) throws -> [Int64] {
+        try Int64.fetchAll(db.cachedStatement(sql: "SELECT pk FROM contact WHERE id IN (SELECT value FROM json_each(?))"),
+                           arguments: [JSONText.array(ids)])
     }
 
     /// The keys of every contact of a book.

@@ -232,6 +232,13 @@ package final class ContactWriter {
         try db.cachedStatement(sql: "UPDATE contact SET bookId = ? WHERE pk = ?").execute(arguments: [book, pk])
     }
 
+    /// Sets when the contact was last written, for a contact brought back
+    /// as it was; its revision stays that of this write.
+    package static func setUpdatedAt(_ date: Date, ofContact pk: Int64, _ db: Database) throws {
+        try db.cachedStatement(sql: "UPDATE contact SET updatedAt = ? WHERE pk = ?")
+            .execute(arguments: [Timestamp.string(from: date), pk])
+    }
+
     /// Deletes contacts by key; their children go with them.
     package static func delete(_ pks: Set<Int64>, _ db: Database) throws {
         let statement = try db.cachedStatement(sql: "DELETE FROM contact WHERE pk = ?")

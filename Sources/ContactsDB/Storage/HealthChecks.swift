@@ -6,6 +6,7 @@ enum HealthChecks {
     /// A condition that holds in a healthy database.
     enum Condition {
         case countsMatch, phoneWindowsMatch, nameWordsMatch, attributesMatch, searchIndexMatches, booksHoldTheirContacts
+        case trashAndHistoryAreWhole
     }
 
     /// SQLite's integrity check: `["ok"]` when the file is sound.
@@ -26,6 +27,7 @@ enum HealthChecks {
         case .nameWordsMatch: sql = nameWordsMatchSQL
         case .attributesMatch: sql = attributesMatchSQL
         case .booksHoldTheirContacts: sql = booksHoldTheirContactsSQL
+        case .trashAndHistoryAreWhole: sql = trashAndHistoryAreWholeSQL
         case .searchIndexMatches: return try searchIndexMatches(db)
         }
         return try Bool.fetchOne(db, sql: sql) ?? false
@@ -99,6 +101,24 @@ enum HealthChecks {
            AND NOT EXISTS (
                SELECT 1 FROM groupMember m JOIN contact c ON c.pk = m.contactPk JOIN contactGroup g ON g.pk = m.groupPk
                WHERE c.bookId <> g.bookId)
+        """
+
+    /// True when each deleted contact in the trash is a card of its id, and
+    /// each kept version of a contact reads as what changed and what was
+    /// there before, no later than the contact's own revision.
+    private static let trashAndHistoryAreWholeSQL = """
+        SELECT NOT EXISTS (
+            SELECT 1 FROM trashedContact
+            WHERE NOT json_valid(card) OR json_extract(card, '$.id') IS NOT id
+                OR (favoritePosition IS NOT NULL AND favoritePosition < 1)
+        ) AND NOT EXISTS (
+            SELECT 1 FROM contactVersion
+            WHERE NOT json_valid(fields) OR json_type(fields) <> 'array' OR NOT json_valid(before)
+                OR json_type(before) <> 'object'
+        ) AND NOT EXISTS (
+            SELECT 1 FROM contactVersion AS version JOIN contact ON contact.id = version.contactId
+            WHERE version.revision > contact.revision
+        )
         """
 
     /// True when `phoneWindow` holds exactly the windows of the phones.

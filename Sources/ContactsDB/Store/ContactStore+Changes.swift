@@ -61,12 +61,17 @@ extension ContactStore {
         return token
     }
 
-    /// Forgets the contacts deleted before `date`; a token from before the
-    /// newest of those deletions is then refused as expired.
+    /// Forgets the contacts deleted before `date`, in the change feed and
+    /// in the trash; a token from before the newest of those deletions is
+    /// then refused as expired.
     ///
-    /// - returns: how many deleted contacts were forgotten.
+    /// - returns: how many deleted contacts were forgotten by the change
+    ///   feed.
     @discardableResult
     public func compactChanges(before date: Date) throws -> Int {
-        try write { db in try ChangeLog.compact(before: date, db) }
+        try write { db in
+            _ = try TrashRecords.empty(before: date, db)
+            return try ChangeLog.compact(before: date, db)
+        }
     }
 }

@@ -68,6 +68,11 @@ extension ContactStore {
             ? "every contact and group is in a book, with members of its own book"
             : "some contacts name no book, no book or several are the default, or groups hold another book's contacts; "
                 + "restore a backup, or put the contacts into a book with contactsdb move"))
+        let kept = try HealthChecks.holds(.trashAndHistoryAreWhole, db)
+        findings.append(Diagnosis(check: "trash and history", isHealthy: kept, detail: kept
+            ? "each deleted contact and kept version reads whole"
+            : "some deleted contacts or kept versions cannot be read; restore a backup, or forget the deleted "
+                + "contacts with contactsdb trash empty"))
         return findings
     }
 

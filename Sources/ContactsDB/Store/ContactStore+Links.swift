@@ -133,7 +133,7 @@ extension ContactStore {
     /// The cards that would share a book in the person these contacts
     /// and everyone linked to them make, nil when none would: a person
     /// holds one card of each book.
-    private static func cardsSharingABook(joining pks: [Int64], _ db: Database) throws -> [LinkRecords.Card]? {
+    static func cardsSharingABook(joining pks: [Int64], _ db: Database) throws -> [LinkRecords.Card]? {
         var all = pks
         for card in try LinkRecords.cards(ofPersonsOf: pks, db).values.joined() where !all.contains(card.pk) {
             all.append(card.pk)

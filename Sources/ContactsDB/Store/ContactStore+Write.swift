@@ -75,22 +75,29 @@ extension ContactStore {
 
     // MARK: - Deleting
 
-    /// Deletes the contacts and their children in one transaction. When any
-    /// id is unknown, nothing is deleted.
+    /// Deletes the contacts and their children in one transaction, keeping
+    /// each whole in the trash (``trash(inBooks:)``, ``restore(ids:asNew:)``)
+    /// unless ``trashDays()`` is 0. When any id is unknown, nothing is
+    /// deleted.
     ///
     /// - parameter ids: the contacts' ids.
     /// - parameter ifRevision: the revision the caller last read; when any
     ///   of the contacts changed after it, nothing is deleted
     ///   (``ContactsDBError/revisionConflict(id:expected:current:)``).
-    public func delete(ids: [String], ifRevision: Int? = nil) throws {
-        try write { db in
+    /// - parameter source: what deletes them, as the trash names it:
+    ///   ``ChangeSource/delete`` or ``ChangeSource/web``.
+    public func delete(ids: [String], ifRevision: Int? = nil, by source: ChangeSource = .delete) throws {
+        try write(by: source) { db in
             let pks = try ContactReader.pks(ids: ids, db)
             if ifRevision != nil {
                 for stored in try ContactReader.stored(ids: ids, db) {
                     try Self.require(stored.contact, unchangedSince: ifRevision)
                 }
             }
-            try ContactWriter.delete(Set(pks), db)
+            var seen: Set<Int64> = []
+            let distinct = pks.filter { seen.insert($0).inserted }
+            try TrashedCards.keep(distinct, by: source, db)
+            try ContactWriter.delete(seen, db)
         }
     }
 

@@ -166,6 +166,15 @@ public final class ContactStore: Sendable {
         return try DatabaseErrorMapping.mapping(path: path) { try ChangeLog.write(writer, body) }
     }
 
+    /// ``write(_:)`` that records what wrote it (``ChangeLog/record(_:_:)``),
+    /// which the history shows as each version's `by`.
+    package func write<T>(by source: ChangeSource, _ body: (Database) throws -> T) throws -> T {
+        try write { db in
+            try ChangeLog.record(source, db)
+            return try body(db)
+        }
+    }
+
     /// ``write(_:)`` for a body that only adds contacts and what they hold
     /// (``ChangeLog/writeAdding(_:_:)``).
     package func writeAdding<T>(_ body: (Database) throws -> T) throws -> T {

@@ -8,8 +8,8 @@ extension ContactsDBCommand {
             commandName: "compact",
             abstract: "Forget the contacts deleted before a date, which `changes` no longer reports.",
             discussion: """
-                A change token from before the newest deletion forgotten is then refused (exit 65), and \
-                its holder must sync again from scratch.
+                The trash forgets them too. A change token from before the newest deletion forgotten is then \
+                refused (exit 65), and its holder must sync again from scratch.
                 """)
 
         @OptionGroup var database: DatabaseOptions
@@ -28,12 +28,7 @@ extension ContactsDBCommand {
         }
 
         private func cutoff() throws -> Date {
-            guard let date = Timestamp.date(from: changesBefore)
-                    ?? (changesBefore.count == 10 ? Timestamp.date(from: changesBefore + "T00:00:00Z") : nil)
-            else {
-                throw ValidationError("Please give --changes-before as a UTC date, 2026-01-31, or time, 2026-01-31T12:00:00Z (got \"\(changesBefore)\").")
-            }
-            return date
+            try CutoffDate.parse(changesBefore, option: "--changes-before")
         }
     }
 }

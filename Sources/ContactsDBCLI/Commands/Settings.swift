@@ -7,7 +7,7 @@ extension ContactsDBCommand {
         static let configuration = CommandConfiguration(
             commandName: "settings",
             abstract: "Show or change this database's settings.",
-            subcommands: [Regions.self])
+            subcommands: [Regions.self, TrashDays.self])
 
         struct Regions: ParsableCommand {
             static let configuration = CommandConfiguration(
@@ -36,6 +36,43 @@ extension ContactsDBCommand {
                 let count = try store.setPhoneRegions(regions)
                 print("Default phone regions: \(regions); re-normalized the numbers of \(count) contacts.")
             }
+        }
+
+        struct TrashDays: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                commandName: "trash-days",
+                abstract: "Show or set how many days the trash keeps a deleted contact (30 unless set).",
+                discussion: "0 keeps nothing and empties the trash; a smaller number forgets what is older at once.")
+
+            @OptionGroup var database: DatabaseOptions
+            @Argument(help: "Days, 0 or more.") var days: Int?
+
+            func validate() throws { try Settings.require(days, atLeast: 0, "days") }
+
+            func run() throws {
+                try Settings.showOrSet(days, database, get: { try $0.trashDays() }, set: { try $0.setTrashDays($1) }) {
+                    $0 == 0 ? "The trash keeps nothing now, and is empty." : "The trash keeps deleted contacts for \($0) days."
+                }
+            }
+        }
+
+        // MARK: - Non public
+
+        /// A whole-number setting given is at least `minimum`.
+        static func require(_ value: Int?, atLeast minimum: Int, _ unit: String) throws {
+            if let value, value < minimum { throw ValidationError("Please give \(minimum) or more \(unit) (got \(value)).") }
+        }
+
+        /// Prints a whole-number setting, or sets it to `value` and says
+        /// what it is now.
+        static func showOrSet(
+            _ value: Int?, _ database: DatabaseOptions, get: (ContactStore) throws -> Int,
+            set: (ContactStore, Int) throws -> Void, said: (Int) -> String
+        ) throws {
+            let store = try database.openStore()
+            guard let value else { return print(try get(store)) }
+            try set(store, value)
+            print(said(value))
         }
     }
 }
