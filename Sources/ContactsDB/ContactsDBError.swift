@@ -100,6 +100,9 @@ public enum ContactsDBError: Error, LocalizedError, Equatable, Sendable {
     /// A contact in the trash cannot come back under its id: another
     /// contact has it now.
     case restoredIDInUse(id: String)
+    /// The contact's history holds no version of that revision;
+    /// `available` lists those it holds, newest first.
+    case revisionNotInHistory(id: String, revision: Int, available: [Int])
 
     /// One sentence: the problem, then the advice.
     public var errorDescription: String? { sentence(advice: advice) }
@@ -204,6 +207,9 @@ public enum ContactsDBError: Error, LocalizedError, Equatable, Sendable {
             return ids.count == 1 ? "The trash holds no contact with the id \(list)" : "The trash holds no contacts with the ids \(list)"
         case let .restoredIDInUse(id):
             return "Another contact has the id \"\(id)\" now, so the deleted one cannot come back under it"
+        case let .revisionNotInHistory(id, revision, available):
+            return "The history of \"\(id)\" holds no revision \(revision); it holds "
+                + available.map(String.init).joined(separator: ", ")
         }
     }
 

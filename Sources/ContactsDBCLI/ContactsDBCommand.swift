@@ -65,7 +65,7 @@ struct ContactsDBCommand: ParsableCommand {
             Delete.self, Photo.self, Favorite.self, Unfavorite.self, Favorites.self, Group.self, Import.self, Export.self,
             Changes.self, Watch.self, Compact.self, Birthdays.self, BookCommand.self, Move.self, RemoteCommand.self, Sync.self,
             Serve.self, Conflicts.self, Duplicates.self, Merge.self, Merges.self, Unmerge.self, Link.self, Unlink.self,
-            Copy.self, EmailAddresses.self, Trash.self, Restore.self,
+            Copy.self, EmailAddresses.self, Trash.self, Restore.self, History.self,
             Reindex.self, Doctor.self, Backup.self, Generate.self, Bench.self, PhoneLookup.self, Settings.self,
         ])
 

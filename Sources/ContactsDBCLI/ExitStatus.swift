@@ -107,7 +107,7 @@ extension ContactsDBError {
     var exitCode: Int32 {
         switch self {
         case .contactsNotFound, .photoNotFound, .groupNotFound, .remoteNotFound, .conflictNotFound, .mergeNotFound,
-             .mergedContactExists, .notInTrash, .restoredIDInUse:
+             .mergedContactExists, .notInTrash, .restoredIDInUse, .revisionNotInHistory:
             return 1
         case .invalidRemote, .invalidBook, .ambiguousGroup, .tooFewToMerge, .tooFewToLink, .linkWithinBook,
              .mergeAcrossBooks:

@@ -136,7 +136,7 @@ struct ErrorAnswer: Encodable {
         case .invalidContact, .invalidPhoto, .malformedJSON, .duplicateContactID, .contactExists, .groupExists:
             return .unprocessableContent
         case .contactsNotFound, .photoNotFound, .groupNotFound, .remoteNotFound, .conflictNotFound, .mergeNotFound,
-             .notInTrash:
+             .notInTrash, .revisionNotInHistory:
             return .notFound
         case .revisionConflict, .mergedContactExists, .restoredIDInUse: return .conflict
         case .invalidBook, .invalidRemote, .ambiguousGroup, .tooFewToMerge, .tooFewToLink, .linkWithinBook,

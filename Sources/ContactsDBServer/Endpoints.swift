@@ -53,14 +53,14 @@ struct Endpoints: Sendable {
             let (body, book) = (try await bytes(of: request), request.uri.queryParameters.get("book"))
             return try await answer(status: .created, writing: true) {
                 let draft = try ContactJSON.decode(body, source: "the form").draft
-                return try encode(["id": try store.add(draft, toBook: book.flatMap { $0.isEmpty ? nil : $0 }).id])
+                return try encode(["id": try store.add(draft, toBook: book.flatMap { $0.isEmpty ? nil : $0 }, by: .web).id])
             }
         }
         router.patch("/api/contact") { request, _ in
             let (body, id, revision) = (try await bytes(of: request), try contactID(request), ifRevision(request))
             return try await answer(writing: true) {
                 let patch = try ContactJSON.decode(body, source: "the form")
-                let contact = try store.update(id: id, ifRevision: revision) { patch.apply(to: &$0) }
+                let contact = try store.update(id: id, ifRevision: revision, by: .web) { patch.apply(to: &$0) }
                 return try encode(["id": contact.id])
             }
         }

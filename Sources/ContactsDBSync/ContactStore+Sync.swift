@@ -108,7 +108,7 @@ extension ContactStore {
             }
             let url = try Self.remoteURL(stored.remote.url)
             let client = DAVClient(credentials: try Credentials.read(for: stored.remote, host: url.host ?? ""), transport: transport)
-            let database = SyncDatabase(read: { body in try self.read(body) }, write: { body in try self.write(body) })
+            let database = SyncDatabase(read: { body in try self.read(body) }, write: { body in try self.write(by: .sync(remote: name), body) })
             return try SyncSession(database: database, state: SyncState(book: stored.book), client: client, collection: url,
                                    version: VCardVersion(rawValue: stored.vCardVersion) ?? .v3,
                                    prefer: prefer, groups: stored.remote.groups, dryRun: dryRun, workers: workers, progress: progress)

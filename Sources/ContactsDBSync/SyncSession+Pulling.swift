@@ -188,8 +188,8 @@ extension SyncSession {
         case .replace(let draft):
             try deferred?.stopDeferring(db)
             var unusual = UnusualValues()
-            try writer.replace(pk: stored!.pk, try ContactValidator.imported(draft, at: href, counting: &unusual),
-                               createdAt: local!.createdAt, updatedAt: now)
+            try writer.replaceKeepingHistory(pk: stored!.pk, try ContactValidator.imported(draft, at: href, counting: &unusual),
+                                             createdAt: local!.createdAt, updatedAt: now, previous: local, db)
         }
         try note(decision, id: id, at: now, db)
         try state.save(SyncedCard(contactId: id, href: href, etag: etag, revision: decision.revision ?? revision,

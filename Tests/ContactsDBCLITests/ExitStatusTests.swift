@@ -45,6 +45,7 @@ import Testing
         (.conflictNotFound(id: 3), 1),
         (.notInTrash(ids: ["x", "y"]), 1),
         (.restoredIDInUse(id: "x"), 1),
+        (.revisionNotInHistory(id: "x", revision: 4, available: [9, 7, 2]), 1),
     ]
 
     @Test(arguments: cases.indices)

@@ -235,7 +235,8 @@ package struct ImportPipeline {
                         report.unchanged += 1
                         break
                     }
-                    try writer.replace(pk: row.pk, draft, createdAt: contact.createdAt, updatedAt: Date())
+                    try writer.replaceKeepingHistory(pk: row.pk, draft, createdAt: contact.createdAt, updatedAt: Date(),
+                                                     previous: contact, db)
                     report.updated += 1
                     report.unusual.add(afterwards[index].unusual)
                 case (.update, _): report.unchanged += 1

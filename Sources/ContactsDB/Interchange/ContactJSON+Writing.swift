@@ -27,6 +27,17 @@ extension ContactDraft {
 enum ContactJSONWriter {
 
     static func text(_ draft: ContactDraft, derivedFrom contact: Contact?) -> String {
+        writer(draft, derivedFrom: contact).text
+    }
+
+    /// The draft's keys with their values as JSON, in the order
+    /// ``text(_:derivedFrom:)`` writes them; a key a draft leaves out
+    /// (an empty list, a text not set) is not there.
+    static func fields(_ draft: ContactDraft) -> [(key: String, value: String)] {
+        writer(draft, derivedFrom: nil).fields
+    }
+
+    private static func writer(_ draft: ContactDraft, derivedFrom contact: Contact?) -> JSONObjectWriter {
         var json = JSONObjectWriter()
         json.add("id", draft.id)
         if let uid = draft.uid { json.add("uid", uid) }
@@ -83,26 +94,27 @@ enum ContactJSONWriter {
         json.addObjects("messengers", draft.messengers) {
             [("service", $0.service), ("handle", $0.handle), ("parameters", $0.parameters)]
         }
-        return json.text
+        return json
     }
 }
 
 /// Writes one JSON object member by member.
 struct JSONObjectWriter {
-    private var members: [String] = []
+    /// Each member's key and value as JSON, in order.
+    private(set) var fields: [(key: String, value: String)] = []
 
-    var text: String { "{" + members.joined(separator: ", ") + "}" }
+    var text: String { "{" + fields.map { JSONText.quote($0.key) + ": " + $0.value }.joined(separator: ", ") + "}" }
 
     mutating func add(_ key: String, _ value: String?) {
-        members.append("\(JSONText.quote(key)): \(value.map(JSONText.quote) ?? "null")")
+        fields.append((key, value.map(JSONText.quote) ?? "null"))
     }
 
     mutating func add(_ key: String, _ value: Int?) {
-        members.append("\(JSONText.quote(key)): \(value.map(String.init) ?? "null")")
+        fields.append((key, value.map(String.init) ?? "null"))
     }
 
     mutating func add(_ key: String, _ value: Bool) {
-        members.append("\(JSONText.quote(key)): \(value)")
+        fields.append((key, String(value)))
     }
 
     /// An array of objects of string fields; a nil field is left out
@@ -116,12 +128,12 @@ struct JSONObjectWriter {
             if let flag, item[keyPath: flag] { object.add("preferred", true) }
             return object.text
         }
-        members.append("\(JSONText.quote(key)): [" + objects.joined(separator: ", ") + "]")
+        self.fields.append((key, "[" + objects.joined(separator: ", ") + "]"))
     }
 
     /// An object of string fields; a nil field is left out.
     mutating func addObject(_ key: String, _ fields: [(String, String?)]) {
-        members.append("\(JSONText.quote(key)): " + Self.object(fields).text)
+        self.fields.append((key, Self.object(fields).text))
     }
 
     private static func object(_ fields: [(String, String?)]) -> JSONObjectWriter {
@@ -131,7 +143,7 @@ struct JSONObjectWriter {
     }
 
     mutating func add(_ key: String, _ strings: [String]) {
-        members.append("\(JSONText.quote(key)): [" + strings.map(JSONText.quote).joined(separator: ", ") + "]")
+        fields.append((key, "[" + strings.map(JSONText.quote).joined(separator: ", ") + "]"))
     }
 }
 

@@ -23,7 +23,7 @@ package final class ContactWriter {
     /// This write transaction's revision (``ChangeLog/write(_:_:)``),
     /// written with each row rather than by a trigger, which would write
     /// every row of an import twice.
-    private let revision: Int
+    package let revision: Int
     /// Whether a group card may be waiting for a contact still to come
     /// (`groupPendingMember`): read once, set by each group card written, so
     /// that an insert looks only then.
@@ -189,6 +189,8 @@ package final class ContactWriter {
     }
 
     /// Replaces a stored contact's fields and children with a validated draft.
+    /// A change a person or a sync makes keeps what it replaced in the
+    /// history: ``replaceKeepingHistory(pk:_:createdAt:updatedAt:previous:_:)``.
     ///
     /// - parameter keepingPhoto: true leaves the stored photo and its
     ///   thumbnail as they are, for rewrites of derived fields that read the

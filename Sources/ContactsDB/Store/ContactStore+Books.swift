@@ -74,7 +74,7 @@ extension ContactStore {
     ///   changed.
     @discardableResult
     public func move(ids: [String], toBook book: String) throws -> [String] {
-        try write { db in
+        try write(by: .move) { db in
             let target = try BookRecords.existingID(named: book, db)
             let pks = try ContactReader.pks(ids: ids, db)
             let books = try BookRecords.ofContacts(pks, db)
@@ -88,10 +88,15 @@ extension ContactStore {
 
     private static func move(_ pks: [Int64], to book: BookRecords.ID, _ db: Database) throws {
         let groups = try GroupWriter(db, book: book)
+        let revision = try ChangeLog.revision(db)
         for pk in pks {
+            let old = try ContactReader.withChildren(ContactReader.stored(pks: [pk], db), db).first
             let names = try GroupWriter.names(ofContact: pk, db)
             try ContactWriter.setBook(book, ofContact: pk, db)
             for name in names { try groups.add(pk, inBook: book, toGroupNamed: name) }
+            if let old, let new = try ContactReader.withChildren(ContactReader.stored(pks: [pk], db), db).first {
+                try ContactHistory.record(old: old, new: new, revision: revision, db)
+            }
         }
     }
 

@@ -71,8 +71,8 @@ extension ContactStore {
         let kept = try HealthChecks.holds(.trashAndHistoryAreWhole, db)
         findings.append(Diagnosis(check: "trash and history", isHealthy: kept, detail: kept
             ? "each deleted contact and kept version reads whole"
-            : "some deleted contacts or kept versions cannot be read; restore a backup, or forget the deleted "
-                + "contacts with contactsdb trash empty"))
+            : "some deleted contacts or kept versions cannot be read; restore a backup, or forget them with "
+                + "contactsdb trash empty and contactsdb compact --history-before"))
         return findings
     }
 

@@ -39,7 +39,7 @@ extension ContactStore {
         for id in [into].compactMap({ $0 }) + ids where !distinct.contains(id) { distinct.append(id) }
         guard distinct.count >= 2 else { throw ContactsDBError.tooFewToMerge(ids: distinct) }
         do {
-            return try write { db in
+            return try write(by: .merge) { db in
                 var result = try Self.merge(distinct, db)
                 if dryRun {
                     result.mergeID = nil
@@ -60,7 +60,7 @@ extension ContactStore {
     @discardableResult
     public func mergeAllCertain(dryRun: Bool = false) throws -> [MergeResult] {
         do {
-            return try write { db in
+            return try write(by: .merge) { db in
                 // Each book's contacts of a set merge among themselves; cards
                 // of other books are left to link.
                 let sets = try Self.duplicates(db).filter { $0.confidence == .certain && $0.action == .merge }
@@ -100,7 +100,7 @@ extension ContactStore {
     ///   ``ContactsDBError/mergedContactExists(mergeID:id:)``.
     @discardableResult
     public func unmerge(_ mergeID: Int) throws -> UnmergeResult {
-        try write { db in
+        try write(by: .unmerge) { db in
             guard let stored = try MergeRecords.load(id: mergeID, db), let survivor = stored.parts.first else {
                 throw ContactsDBError.mergeNotFound(id: mergeID)
             }
@@ -113,8 +113,8 @@ extension ContactStore {
             var places: [(pk: Int64, position: Int?)] = []
             let restoresSurvivor = current?.contact.revision == stored.intoRevision
             if let current, restoresSurvivor {
-                try writer.replace(pk: current.pk, try Self.restored(survivor, db),
-                                   createdAt: current.contact.createdAt, updatedAt: Date())
+                try writer.replaceKeepingHistory(pk: current.pk, try Self.restored(survivor, db),
+                                                 createdAt: current.contact.createdAt, updatedAt: Date(), db)
                 try MergeRecords.restoreTimes(pk: current.pk, survivor, db)
                 places.append((current.pk, survivor.favoritePosition))
             }
@@ -221,8 +221,9 @@ extension ContactStore {
         let survivorPk = stored[0].pk
         // What another address book holds is kept: checked as imported.
         var unusual = UnusualValues()
-        try ContactWriter(db).replace(pk: survivorPk, try ContactValidator.imported(merging.draft, at: "", counting: &unusual),
-                                      createdAt: contacts[0].createdAt, updatedAt: Date())
+        try ContactWriter(db).replaceKeepingHistory(
+            pk: survivorPk, try ContactValidator.imported(merging.draft, at: "", counting: &unusual),
+            createdAt: contacts[0].createdAt, updatedAt: Date(), previous: contacts[0], db)
         // The best place first; the others' deletion closes their gaps.
         let best = parts.compactMap(\.favoritePosition).min()
         try MergeRecords.place([(survivorPk, best)], db)

@@ -39,6 +39,7 @@ extension ContactStore {
         do {
             report = try writeAdding { db in
                 defer { pipelineEnded = PhaseClock.now() }
+                try ChangeLog.record(.import(file: inputs.map(\.source).joined(separator: ", ")), db)
                 return try ImportPipeline(
                     inputs: inputs, book: try BookRecords.existingID(named: book, db), skippingInvalid: skippingInvalid,
                     existing: existing, progress: progress, workers: workers

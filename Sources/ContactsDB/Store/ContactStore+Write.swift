@@ -11,8 +11,8 @@ extension ContactStore {
     /// - throws: ``ContactsDBError/invalidContact(field:reason:)`` or
     ///   ``ContactsDBError/duplicateContactID(field:id:)``; nothing is written.
     @discardableResult
-    public func add(_ draft: ContactDraft, toBook book: String? = nil) throws -> Contact {
-        try add([draft], toBook: book)[0]
+    public func add(_ draft: ContactDraft, toBook book: String? = nil, by source: ChangeSource = .add) throws -> Contact {
+        try add([draft], toBook: book, by: source)[0]
     }
 
     /// Adds every draft, or none of them: one transaction for all.
@@ -21,9 +21,11 @@ extension ContactStore {
     /// - parameter drafts: the contacts to add, in order.
     /// - parameter book: the address book they go into; nil for the
     ///   default book. An id is unique in the database, whatever the book.
+    /// - parameter source: what adds them, as their history names it:
+    ///   ``ChangeSource/add`` or ``ChangeSource/web``.
     @discardableResult
-    public func add(_ drafts: [ContactDraft], toBook book: String? = nil) throws -> [Contact] {
-        let ids = try write { db in
+    public func add(_ drafts: [ContactDraft], toBook book: String? = nil, by source: ChangeSource = .add) throws -> [Contact] {
+        let ids = try write(by: source) { db in
             let now = Timestamp.string(from: Date())
             let writer = try ContactWriter(db, book: try BookRecords.existingID(named: book, db))
             return try drafts.enumerated().map { index, draft in
@@ -47,15 +49,17 @@ extension ContactStore {
     /// - parameter id: the contact's id.
     /// - parameter ifRevision: the ``Contact/revision`` the caller last
     ///   read; when the contact changed after it, nothing is written.
+    /// - parameter source: what writes it, as its history names it:
+    ///   ``ChangeSource/update`` or ``ChangeSource/web``.
     /// - parameter change: edits the contact's draft in place.
     /// - throws: ``ContactsDBError/contactsNotFound(ids:)``,
     ///   ``ContactsDBError/revisionConflict(id:expected:current:)`` or a
     ///   validation error; nothing is written.
     @discardableResult
     public func update(
-        id: String, ifRevision: Int? = nil, _ change: (inout ContactDraft) throws -> Void
+        id: String, ifRevision: Int? = nil, by source: ChangeSource = .update, _ change: (inout ContactDraft) throws -> Void
     ) throws -> Contact {
-        try write { db in
+        try write(by: source) { db in
             let stored = try ContactReader.stored(ids: [id], db)
             guard let pk = stored.first?.pk, let current = try ContactReader.withChildren(stored, db).first else {
                 throw ContactsDBError.contactsNotFound(ids: [id])
@@ -67,8 +71,9 @@ extension ContactStore {
                 throw ContactsDBError.invalidContact(field: "id", reason: "an id cannot be changed; it stays \"\(id)\".")
             }
             draft.id = id
-            try ContactWriter(db).replace(
-                pk: pk, try ContactValidator.validated(draft), createdAt: current.createdAt, updatedAt: Date())
+            try ContactWriter(db).replaceKeepingHistory(
+                pk: pk, try ContactValidator.validated(draft), createdAt: current.createdAt, updatedAt: Date(),
+                previous: current, db)
         }
         return try contacts(ids: [id])[0]
     }

@@ -7,7 +7,7 @@ extension ContactsDBCommand {
         static let configuration = CommandConfiguration(
             commandName: "settings",
             abstract: "Show or change this database's settings.",
-            subcommands: [Regions.self, TrashDays.self])
+            subcommands: [Regions.self, TrashDays.self, HistoryDays.self, HistoryVersions.self])
 
         struct Regions: ParsableCommand {
             static let configuration = CommandConfiguration(
@@ -52,6 +52,41 @@ extension ContactsDBCommand {
             func run() throws {
                 try Settings.showOrSet(days, database, get: { try $0.trashDays() }, set: { try $0.setTrashDays($1) }) {
                     $0 == 0 ? "The trash keeps nothing now, and is empty." : "The trash keeps deleted contacts for \($0) days."
+                }
+            }
+        }
+
+        struct HistoryDays: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                commandName: "history-days",
+                abstract: "Show or set how many days a contact's history keeps a replaced version (90 unless set).")
+
+            @OptionGroup var database: DatabaseOptions
+            @Argument(help: "Days, 0 or more.") var days: Int?
+
+            func validate() throws { try Settings.require(days, atLeast: 0, "days") }
+
+            func run() throws {
+                try Settings.showOrSet(days, database, get: { try $0.historyDays() }, set: { try $0.setHistoryDays($1) }) {
+                    "The history keeps replaced versions for \($0) days."
+                }
+            }
+        }
+
+        struct HistoryVersions: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                commandName: "history-versions",
+                abstract: "Show or set how many versions of a contact its history keeps, the current one included (50 unless set).")
+
+            @OptionGroup var database: DatabaseOptions
+            @Argument(help: "Versions, 1 or more.") var versions: Int?
+
+            func validate() throws { try Settings.require(versions, atLeast: 1, "versions") }
+
+            func run() throws {
+                try Settings.showOrSet(versions, database, get: { try $0.historyVersions() },
+                                       set: { try $0.setHistoryVersions($1) }) {
+                    "The history keeps at most \($0) versions of each contact."
                 }
             }
         }

@@ -23,6 +23,9 @@ extension ContactsDBCommand {
         @Option(help: "Output format.") var format: Format = .table
         @Option(help: "vCard version to write (with --format vcard; default 4.0).")
         var vcardVersion: Export.VCardVersionArgument?
+        @Option(help: ArgumentHelp("Show the contact as it was at this revision, one `contactsdb history ID` lists.",
+                                   valueName: "revision"))
+        var revision: Int?
 
         func validate() throws {
             if vcardVersion != nil && format != .vcard {
@@ -32,7 +35,7 @@ extension ContactsDBCommand {
 
         func run() throws {
             let store = try database.openStore()
-            guard let contact = try store.contact(id: id) else {
+            guard let contact = try revision.map({ try store.contact(id: id, revision: $0) }) ?? store.contact(id: id) else {
                 throw ContactsDBError.contactsNotFound(ids: [id])
             }
             switch format {

@@ -97,20 +97,36 @@ extension ContactsDBCommand {
     struct Restore: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "restore",
-            abstract: "Bring deleted contacts back from the trash, as they were, all or none.",
+            abstract: "Bring deleted contacts back from the trash, as they were, all or none; or a contact's earlier version.",
             discussion: """
                 Each comes back with its id, book, groups, favorite place, photo and dates, linked again to the \
                 contacts it was linked to that still exist; a sync pushes it as a new card. An id another contact \
                 has now is refused (exit 1, nothing restored) unless --as-new gives it a new id and UID. A book \
-                that is gone gives the default book.
+                that is gone gives the default book. With --revision, the one contact given becomes as it was at \
+                that revision again, as a new update that its history keeps too.
                 """)
 
         @OptionGroup var database: DatabaseOptions
         @OptionGroup var contacts: ContactIDs
         @Flag(help: "Give each a new id and UID, beside a contact that has its id now.") var asNew = false
+        @Option(help: ArgumentHelp(
+            "Make the one contact given as it was at this revision, one `contactsdb history ID` lists, as a new update.",
+            valueName: "revision"))
+        var revision: Int?
+
+        func validate() throws {
+            if revision != nil, contacts.ids.count != 1 || asNew {
+                throw ValidationError("Please give --revision with the id of one contact, without --as-new.")
+            }
+        }
 
         func run() throws {
-            let result = try database.openStore().restore(ids: contacts.ids, asNew: asNew)
+            let store = try database.openStore()
+            if let revision {
+                let contact = try store.restore(id: contacts.ids[0], revision: revision)
+                return print("Restored \(contact.id) as it was at revision \(revision); it is at revision \(contact.revision) now.")
+            }
+            let result = try store.restore(ids: contacts.ids, asNew: asNew)
             if !result.goneBooks.isEmpty, let book = result.defaultBook {
                 Terminal.printNotice("The book\(result.goneBooks.count == 1 ? "" : "s") "
                     + result.goneBooks.map { "\"\($0)\"" }.joined(separator: ", ")
