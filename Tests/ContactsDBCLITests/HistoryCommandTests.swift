@@ -116,4 +116,20 @@ import Testing
         #expect(try history(db, "seed-anna-muller").count == 1)
         #expect(try cli.run(db: db, ["settings", "history-versions", "0"]).exitCode == 64)
     }
+
+    @Test func aMoveAndAMergeAreInTheHistory() throws {
+        let db = try cli.makeDatabase(in: directory)
+        _ = try succeeds(db, ["book", "create", "work"])
+        _ = try succeeds(db, ["move", "seed-acme", "--to", "work"])
+        let moved = try history(db, "seed-acme")
+        #expect(moved.first?["by"] as? String == "move" && moved.first?["fields"] as? [String] == ["book"])
+
+        let file = try directory.write("twin.json", #"[{"id": "anna-2", "firstName": "Anna", "lastName": "Müller", "jobTitle": "Engineer"}]"#)
+        _ = try succeeds(db, ["import", file])
+        _ = try succeeds(db, ["merge", "seed-anna-muller", "anna-2"])
+        let merged = try history(db, "seed-anna-muller")
+        #expect(merged.first?["by"] as? String == "merge" && (merged.first?["fields"] as? [String] ?? []).contains("jobTitle"))
+        let before = try contact(db, ["seed-anna-muller", "--revision", String(merged[1]["revision"] as? Int ?? 0)])
+        #expect(before["jobTitle"] == nil)
+    }
 }
