@@ -295,6 +295,12 @@ package struct SyncState {
         }
     }
 
+    /// The book of the contact a conflict is about, nil when there is no
+    /// conflict with that id.
+    package static func conflictBook(id: Int, _ db: Database) throws -> BookRecords.ID? {
+        try BookRecords.ID.fetchOne(db.cachedStatement(sql: "SELECT bookId FROM syncConflict WHERE id = ?"), arguments: [id])
+    }
+
     /// Deletes a conflict record; false when there is none with that id.
     package static func deleteConflict(id: Int, _ db: Database) throws -> Bool {
         try db.execute(sql: "DELETE FROM syncConflict WHERE id = ?", arguments: [id])

@@ -69,6 +69,44 @@ extension ContactStore {
         }
     }
 
+    /// Applies a conflict's losing version, as a new update that the
+    /// contact's history keeps (the version it replaces included), and
+    /// forgets the conflict: the next sync pushes it. A losing deletion
+    /// deletes the contact into the trash; a losing version of a contact
+    /// deleted since adds it again, in the conflict's book.
+    ///
+    /// - returns: the contact as now stored; nil when a deletion won.
+    /// - throws: ``ContactsDBError/conflictNotFound(id:)``; nothing is
+    ///   written.
+    @discardableResult
+    public func restoreConflict(id: Int) throws -> Contact? {
+        let contactID = try write(by: .restore) { db -> String? in
+            guard let found = try SyncState.conflicts(id: id, db).first, let book = try SyncState.conflictBook(id: id, db)
+            else { throw ContactsDBError.conflictNotFound(id: id) }
+            let conflict = Self.withLosingVersion(found)
+            let stored = try ContactReader.stored(ids: [conflict.contactId], db)
+            _ = try SyncState.deleteConflict(id: id, db)
+            guard var losing = conflict.losing else {
+                if let pk = stored.first?.pk {
+                    try TrashedCards.keep([pk], by: .restore, db)
+                    try ContactWriter.delete([pk], db)
+                }
+                return nil
+            }
+            losing.id = conflict.contactId
+            var unusual = UnusualValues()
+            let draft = try ContactValidator.imported(losing, at: "", counting: &unusual)
+            if let pk = stored.first?.pk, let current = try ContactReader.withChildren(stored, db).first {
+                try ContactWriter(db).replaceKeepingHistory(
+                    pk: pk, draft, createdAt: current.createdAt, updatedAt: Date(), previous: current, db)
+            } else {
+                _ = try ContactWriter(db, book: book).insert(draft, at: "", now: Timestamp.string(from: Date()))
+            }
+            return conflict.contactId
+        }
+        return try contactID.flatMap { try contacts(ids: [$0]).first }
+    }
+
     // MARK: - Non public
 
     private static func withLosingVersion(_ found: (conflict: SyncConflict, losing: String?)) -> SyncConflict {

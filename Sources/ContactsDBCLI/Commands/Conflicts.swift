@@ -6,8 +6,8 @@ extension ContactsDBCommand {
     struct Conflicts: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "conflicts",
-            abstract: "List the versions that lost a sync conflict; show or dismiss one.",
-            subcommands: [List.self, Show.self, Dismiss.self],
+            abstract: "List the versions that lost a sync conflict; show, restore or dismiss one.",
+            subcommands: [List.self, Show.self, Restore.self, Dismiss.self],
             defaultSubcommand: List.self)
 
         struct List: ParsableCommand {
@@ -34,6 +34,25 @@ extension ContactsDBCommand {
 
             func run() throws {
                 print(Conflicts.json(try database.openStore().conflict(id: id)))
+            }
+        }
+
+        struct Restore: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                commandName: "restore",
+                abstract: "Apply one conflict's losing version as an update, and forget the conflict.",
+                discussion: """
+                    The version it replaces stays in the contact's history (`contactsdb history ID`); the next \
+                    sync pushes the contact. A losing deletion deletes the contact into the trash.
+                    """)
+            @OptionGroup var database: DatabaseOptions
+            @Argument(help: "The conflict's id.") var id: Int
+
+            func run() throws {
+                guard let contact = try database.openStore().restoreConflict(id: id) else {
+                    return print("Restored the conflict \(id): the contact is deleted, and in the trash.")
+                }
+                print("Restored the conflict \(id): \(contact.id) is at revision \(contact.revision).")
             }
         }
 
