@@ -14,6 +14,9 @@
 -- (`add`, `update`, `web`, `import FILE`, `sync:REMOTE`, …), by the
 -- change counter it wrote, so that a version's `by` and `at` cost one row
 -- per write, not per contact (an import of new contacts writes one).
+-- remote.conflicts: what a sync does with a property both sides changed:
+-- `merge` (as before), or `keep-both`, which keeps the local version as a
+-- second contact.
 -- contactVersion: one row per change of a stored contact, by the revision
 -- it wrote and when: the revision it replaced and when that was written,
 -- the JSON keys of the fields that changed (`fields`), and their values
@@ -60,3 +63,5 @@ CREATE TABLE contactVersion (
     PRIMARY KEY (contactId, revision)
 ) WITHOUT ROWID;
 CREATE INDEX contactVersion_on_at ON contactVersion(at);
+
+ALTER TABLE remote ADD COLUMN conflicts TEXT NOT NULL DEFAULT 'merge' CHECK (conflicts IN ('merge', 'keep-both'));

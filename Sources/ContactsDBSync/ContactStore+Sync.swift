@@ -111,7 +111,8 @@ extension ContactStore {
             let database = SyncDatabase(read: { body in try self.read(body) }, write: { body in try self.write(by: .sync(remote: name), body) })
             return try SyncSession(database: database, state: SyncState(book: stored.book), client: client, collection: url,
                                    version: VCardVersion(rawValue: stored.vCardVersion) ?? .v3,
-                                   prefer: prefer, groups: stored.remote.groups, dryRun: dryRun, workers: workers, progress: progress)
+                                   prefer: prefer, conflicts: stored.remote.conflicts, groups: stored.remote.groups, dryRun: dryRun,
+                                   workers: workers, progress: progress)
                 .run(token: stored.syncToken, isFirst: stored.remote.lastSyncedAt == nil)
         }
     }

@@ -178,8 +178,10 @@ extension SyncSession {
         if groups == .cards { server = Self.keepingMembership(server, local?.groups ?? []) }
         let agreed = try agreedVersion(synced, server: server)
         let base = try agreed.base.map { try ContactDraft.synced($0, at: href).membershipNeutral(like: server, in: groups) }
-        let decision = PullDecision.decide(isSynced: synced != nil, base: base, agreedRevision: agreed.revision,
-                                           local: local.map { ($0.draft, $0.revision) }, server: server, prefer: prefer)
+        // Keeping both, the server's version stays the contact.
+        var decision = PullDecision.decide(isSynced: synced != nil, base: base, agreedRevision: agreed.revision,
+                                           local: local.map { ($0.draft, $0.revision) }, server: server,
+                                           prefer: conflicts == .keepBoth ? .server : prefer)
         let now = Date(), revision = try ChangeLog.revision(db)
         switch decision.write {
         case .nothing: break
@@ -190,6 +192,15 @@ extension SyncSession {
             var unusual = UnusualValues()
             try writer.replaceKeepingHistory(pk: stored!.pk, try ContactValidator.imported(draft, at: href, counting: &unusual),
                                              createdAt: local!.createdAt, updatedAt: now, previous: local, db)
+        }
+        if conflicts == .keepBoth, let conflict = decision.conflict, !conflict.properties.isEmpty, var kept = conflict.losing {
+            // The local version, a contact of its own: a new id and UID, a card of its own at the push.
+            (kept.id, kept.uid) = (nil, nil)
+            var unusual = UnusualValues()
+            _ = try writer.insert(try ContactValidator.imported(kept, at: href, counting: &unusual), at: href,
+                                  now: Timestamp.string(from: now))
+            decision.conflict = nil
+            report.keptBoth += 1
         }
         try note(decision, id: id, at: now, db)
         try state.save(SyncedCard(contactId: id, href: href, etag: etag, revision: decision.revision ?? revision,

@@ -40,6 +40,8 @@ final class SyncSession {
     let collection: URL
     let version: VCardVersion
     let prefer: SyncPreference
+    /// What a property both sides changed does (``ConflictHandling``).
+    let conflicts: ConflictHandling
     let dryRun: Bool
     /// Threads that read and derive pulled cards (``ContactStore/Options/workers``).
     let workers: Int
@@ -75,7 +77,9 @@ final class SyncSession {
     static let pullBatchSize = 250
 
     init(database: SyncDatabase, state: SyncState, client: DAVClient, collection: URL, version: VCardVersion,
-         prefer: SyncPreference, groups: GroupConvention?, dryRun: Bool, workers: Int, progress: ((Int, Int) -> Void)?) {
+         prefer: SyncPreference, conflicts: ConflictHandling = .merge, groups: GroupConvention?, dryRun: Bool, workers: Int,
+         progress: ((Int, Int) -> Void)?) {
+        self.conflicts = conflicts
         self.state = state
         self.groups = groups
         self.workers = workers

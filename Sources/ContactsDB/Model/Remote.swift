@@ -15,13 +15,16 @@ public struct Remote: Hashable, Sendable {
     /// How the remote's address book keeps groups; nil until the first
     /// sync finds it (a group card there: cards; else categories).
     public var groups: GroupConvention?
+    /// What a sync does with a property both sides changed.
+    public var conflicts: ConflictHandling
     /// When its last sync ended, if one did.
     public var lastSyncedAt: Date?
 
     /// A remote to add; discovery fills in the address book's URL.
     public init(name: String, url: String, username: String? = nil, password: PasswordSource = .netrc,
-                groups: GroupConvention? = nil) {
+                groups: GroupConvention? = nil, conflicts: ConflictHandling = .merge) {
         self.name = name
+        self.conflicts = conflicts
         self.url = url
         self.username = username
         self.password = password

@@ -9,6 +9,9 @@ public struct SyncReport: Hashable, Sendable {
     public var pushed = SyncCounts()
     /// Conflicts this sync recorded (``ContactStore/conflicts()``).
     public var conflicts = 0
+    /// Contacts both sides changed that a `keep-both` remote kept twice:
+    /// the server's version, and the local one as a contact of its own.
+    public var keptBoth = 0
     /// Cards the server holds that could not be read or stored, each with
     /// where and why; they are tried again at the next sync.
     public var skipped: [String] = []

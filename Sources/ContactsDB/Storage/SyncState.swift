@@ -17,7 +17,7 @@ package struct SyncState {
 
     private static let remoteColumns = """
         b.id, b.name, r.url, r.username, r.passwordEnv, r.passwordFile, r.vcardVersion, r.syncToken, r.groups, \
-        r.lastSyncedAt
+        r.lastSyncedAt, r.conflicts
         """
 
     /// Every remote, in its book's name order.
@@ -47,10 +47,14 @@ package struct SyncState {
         case .netrc: break
         }
         try db.execute(sql: """
-            INSERT INTO remote (bookId, url, username, passwordEnv, passwordFile, vcardVersion, addedAt, groups)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO remote (bookId, url, username, passwordEnv, passwordFile, vcardVersion, addedAt, groups, conflicts)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [book, remote.url, remote.username, variable, file, vCardVersion,
-                             Timestamp.string(from: Date()), remote.groups?.rawValue])
+                             Timestamp.string(from: Date()), remote.groups?.rawValue, remote.conflicts.rawValue])
+    }
+
+    package func setConflictHandling(_ handling: ConflictHandling, _ db: Database) throws {
+        try db.execute(sql: "UPDATE remote SET conflicts = ? WHERE bookId = ?", arguments: [handling.rawValue, book])
     }
 
     package func setGroupConvention(_ convention: GroupConvention, _ db: Database) throws {
@@ -325,6 +329,7 @@ package struct StoredRemote {
         var remote = Remote(name: row[1], url: row[2], username: row[3], password: password,
                             groups: (row[8] as String?).flatMap(GroupConvention.init(rawValue:)))
         remote.lastSyncedAt = (row[9] as String?).flatMap(Timestamp.date(from:))
+        remote.conflicts = (row[10] as String?).flatMap(ConflictHandling.init(rawValue:)) ?? .merge
         self.remote = remote
         vCardVersion = row[6]
         syncToken = row[7]

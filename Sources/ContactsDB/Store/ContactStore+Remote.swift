@@ -45,6 +45,17 @@ extension ContactStore {
         return try body()
     }
 
+    /// Sets what a sync with the remote does with a property both sides
+    /// changed.
+    ///
+    /// - throws: ``ContactsDBError/remoteNotFound(name:)``.
+    public func setConflictHandling(_ handling: ConflictHandling, forRemote name: String) throws {
+        try write { db in
+            guard let stored = try SyncState.remote(named: name, db) else { throw ContactsDBError.remoteNotFound(name: name) }
+            try SyncState(book: stored.book).setConflictHandling(handling, db)
+        }
+    }
+
     // MARK: - Conflicts
 
     /// The versions that lost a conflict, oldest first, until dismissed.

@@ -12,7 +12,7 @@ extension ContactsDBCommand {
                 number. A remote's password is read at each use from --password-env or --password-file, else \
                 from ~/.netrc's entry for the host, and never stored in the database.
                 """,
-            subcommands: [Add.self, List.self, Remove.self])
+            subcommands: [Add.self, List.self, Change.self, Remove.self])
 
         struct Add: ParsableCommand {
             static let configuration = CommandConfiguration(
@@ -42,6 +42,10 @@ extension ContactsDBCommand {
                 "How the address book keeps groups: a card per group, or CATEGORIES on the members' cards (default: the one it holds, found at the first sync, which also follows what the address book holds where it differs from this, saying so).",
                 valueName: "cards|categories"))
             var groups: GroupConvention?
+            @Option(help: ArgumentHelp(
+                "What a sync does with a property both sides changed: merge property by property, keeping the other side's contact as a conflict, or keep both versions, the local one as a contact of its own.",
+                valueName: "merge|keep-both"))
+            var conflicts: ConflictHandling = .merge
 
             func validate() throws {
                 if passwordEnv != nil, passwordFile != nil {
@@ -54,7 +58,8 @@ extension ContactsDBCommand {
                 let password: PasswordSource = passwordEnv.map { .environment($0) } ?? passwordFile.map { .file($0) } ?? .netrc
                 let store = try database.openStore()
                 let remote = try network.addRemote(
-                    Remote(name: name, url: url, username: username, password: password, groups: groups), addressBook: addressbook,
+                    Remote(name: name, url: url, username: username, password: password, groups: groups, conflicts: conflicts),
+                    addressBook: addressbook,
                     timeout: timeout.seconds, to: store)
                 print("Added the remote \"\(remote.name)\": \(remote.url)")
                 // An empty book syncs none of the contacts already here: say where they are.
@@ -82,6 +87,20 @@ extension ContactsDBCommand {
             }
         }
 
+        struct Change: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                commandName: "set", abstract: "Change what a sync with the remote does with a property both sides changed.")
+            @OptionGroup var database: DatabaseOptions
+            @Argument(help: "The remote's name.") var name: String
+            @Option(help: ArgumentHelp("merge, or keep-both (`remote add --help` says what each does).", valueName: "merge|keep-both"))
+            var conflicts: ConflictHandling
+
+            func run() throws {
+                try database.openStore().setConflictHandling(conflicts, forRemote: name)
+                print("The remote \"\(name)\" now handles conflicts by \(conflicts.rawValue).")
+            }
+        }
+
         struct Remove: ParsableCommand {
             static let configuration = CommandConfiguration(
                 commandName: "remove", abstract: "Stop syncing with the remote; its book and the book's contacts stay, as a local book.")
@@ -95,3 +114,5 @@ extension ContactsDBCommand {
         }
     }
 }
+
+extension ConflictHandling: ExpressibleByArgument {}

@@ -67,6 +67,10 @@ extension ContactsDBCommand {
                 if report.conflicts > 0 {
                     Terminal.printNotice("\(lead)\(report.conflicts) conflict\(report.conflicts == 1 ? "" : "s") kept the losing version: see `contactsdb conflicts`.")
                 }
+                if report.keptBoth > 0 {
+                    Terminal.printNotice("\(lead)\(report.keptBoth) contact\(report.keptBoth == 1 ? "" : "s") changed on both sides kept "
+                        + "both versions, the local one as a contact of its own: see `contactsdb duplicates`.")
+                }
                 switch format {
                 case .table:
                     print("\(lead)pulled: \(Self.line(report.pulled))")

@@ -42,4 +42,30 @@ import Testing
         let text = try #require(server.card("a.vcf")?.text)
         #expect(text.contains("UID:a") && text.contains("N:Petrova;Anna"))
     }
+
+    @Test func keepBothKeepsTheLocalVersionAsASecondContactPushedAsACardOfItsOwn() throws {
+        let server = InMemoryAddressBook()
+        server.put("a.vcf", Scenario.card("a", "Anna", "Petrova", tel: "+79123456789"))
+        let device = try Scenario.Device(server)
+        try device.sync()
+        try device.store.setConflictHandling(.keepBoth, forRemote: "home")
+        #expect(try device.store.remotes().first?.conflicts == .keepBoth)
+        try device.store.update(id: "a") { $0.note = "met here" }
+        server.put("a.vcf", Scenario.card("a", "Anna", "Petrova", note: "met there", tel: "+79123456789"))
+
+        let report = try device.sync(prefer: .local)
+        #expect(report.conflicts == 0 && report.keptBoth == 1)
+        #expect(try device.store.conflicts().isEmpty)
+        #expect(try device.contact("a")?.note == "met there")
+        let other = try #require(try device.ids().first { $0 != "a" })
+        #expect(try device.ids().count == 2 && device.contact(other)?.note == "met here")
+        let sets = try device.store.duplicates()
+        #expect(sets.count == 1 && sets.first?.confidence == .certain && Set(sets.first?.ids ?? []) == ["a", other])
+        #expect(server.card("a.vcf")?.text.contains("NOTE:met there") == true)
+        let card = try #require(server.card(other + ".vcf")?.text)
+        #expect(card.contains("NOTE:met here") && card.contains("UID:\(other)"))
+        #expect(counts(try device.sync().pushed) == [0, 0, 0])
+    }
+
+    func counts(_ counts: SyncCounts) -> [Int] { [counts.new, counts.changed, counts.deleted] }
 }
