@@ -132,4 +132,21 @@ import Testing
         let before = try contact(db, ["seed-anna-muller", "--revision", String(merged[1]["revision"] as? Int ?? 0)])
         #expect(before["jobTitle"] == nil)
     }
+
+    @Test func aContactBackFromTheTrashKeepsItsHistoryAndANewOneOfItsIDStartsAfresh() throws {
+        let db = try cli.makeDatabase(in: directory)
+        _ = try succeeds(db, ["update", "seed-acme", "--age", "30"])
+        _ = try succeeds(db, ["delete", "seed-acme"])
+        _ = try succeeds(db, ["restore", "seed-acme"])
+        let back = try history(db, "seed-acme")
+        #expect(back.count == 3 && back[0]["by"] as? String == "restore" && back[1]["fields"] as? [String] == ["age"])
+        #expect((back[0]["fields"] as? [String] ?? []).contains("company"))
+        #expect(try contact(db, ["seed-acme", "--revision", String(back[2]["revision"] as? Int ?? 0)])["age"] is NSNull)
+
+        _ = try succeeds(db, ["delete", "seed-acme"])
+        try cli.importContacts(ids: ["seed-acme"], into: db, in: directory)
+        let fresh = try history(db, "seed-acme")
+        #expect(fresh.count == 1 && (fresh.first?["by"] as? String ?? "").hasPrefix("import ids-"))
+        #expect(fresh.first?["fields"] as? [String] == ["firstName"])
+    }
 }

@@ -42,22 +42,45 @@ package enum ContactHistory {
     /// - throws: `.contactsNotFound`.
     package static func versions(of id: String, _ db: Database) throws -> [ContactVersion] {
         let current = try currentContact(id, db)
-        let changes = try HistoryRecords.changes(of: id, db)
-        var versions: [(revision: Int, at: Date, fields: [String])] = []
-        // A write that kept no change (a favorite, a group) made the current version.
+        let changes = try changes(of: id, db)
+        var versions: [(revision: Int, at: Date, fields: [String]?)] = []
+        // A write that kept no change (a favorite, a group, a restore from
+        // the trash) made the current version.
         if changes.first?.revision != current.revision {
-            versions.append((current.revision, current.updatedAt, []))
+            versions.append((current.revision, current.updatedAt, nil))
         }
         versions += changes.map { ($0.revision, $0.at, keys($0.fields)) }
-        if let oldest = changes.last { versions.append((oldest.previousRevision, oldest.previousAt, [])) }
-        // The version that added the contact changed every field it holds.
-        if versions[versions.count - 1].revision == (try HistoryRecords.addedRevision(of: id, db)) {
-            let draft = try draft(current, changes, at: versions[versions.count - 1].revision)
-            versions[versions.count - 1].fields = ContactJSONWriter.fields(draft)
-                .filter { $0.key != "id" && !["[]", "null", "false"].contains($0.value) }.map(\.key)
+        if let oldest = changes.last { versions.append((oldest.previousRevision, oldest.previousAt, nil)) }
+        let writes = try HistoryRecords.writes(of: versions.map(\.revision), db)
+        let added = try HistoryRecords.addedRevision(of: id, db)
+        return try versions.map { version in
+            let write = writes[version.revision]
+            // A version no change row describes changed every field it
+            // holds when it added the contact; else what is not known.
+            var fields = version.fields ?? []
+            if version.fields == nil, version.revision == added || write.map({ Self.adds($0.by) }) ?? false {
+                fields = ContactJSONWriter.fields(try draft(current, changes, at: version.revision))
+                    .filter { $0.key != "id" && !["[]", "null", "false"].contains($0.value) }.map(\.key)
+            }
+            return ContactVersion(revision: version.revision, at: version.fields == nil ? write?.at ?? version.at : version.at,
+                                  by: write?.by, fields: fields)
         }
-        let sources = try HistoryRecords.sources(of: versions.map(\.revision), db)
-        return versions.map { ContactVersion(revision: $0.revision, at: $0.at, by: sources[$0.revision], fields: $0.fields) }
+    }
+
+    /// Whether a write of this source adds the contacts it writes.
+    private static func adds(_ source: ChangeSource) -> Bool {
+        source == .add || source == .restore || source.rawValue.hasPrefix(ChangeSource.import(file: "").rawValue)
+    }
+
+    /// The contact's kept changes, newest first: those of this contact
+    /// since it was added, and before that only when it was added back
+    /// from the trash (an id deleted and given to a new contact starts a
+    /// history of its own).
+    private static func changes(of id: String, _ db: Database) throws -> [HistoryRecords.Change] {
+        let changes = try HistoryRecords.changes(of: id, db)
+        guard let added = try HistoryRecords.addedRevision(of: id, db),
+              try HistoryRecords.writes(of: [added], db)[added]?.by != .restore else { return changes }
+        return changes.filter { $0.previousRevision >= added }
     }
 
     /// The contact as it was at `revision`.
@@ -70,7 +93,7 @@ package enum ContactHistory {
             throw ContactsDBError.revisionNotInHistory(id: id, revision: revision, available: versions.map(\.revision))
         }
         let current = try currentContact(id, db)
-        let draft = try draft(current, try HistoryRecords.changes(of: id, db), at: revision)
+        let draft = try draft(current, try changes(of: id, db), at: revision)
         return Contact(draft, regions: try Settings.phoneRegions(db), book: current.book, createdAt: current.createdAt,
                        updatedAt: version.at, revision: revision)
     }

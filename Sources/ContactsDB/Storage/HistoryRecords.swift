@@ -78,14 +78,14 @@ package enum HistoryRecords {
         try Int.fetchOne(db.cachedStatement(sql: "SELECT addedRevision FROM contact WHERE id = ?"), arguments: [id])
     }
 
-    /// What wrote each of these revisions, where the write recorded it
-    /// (``ChangeLog/record(_:_:)``).
-    package static func sources(of revisions: [Int], _ db: Database) throws -> [Int: ChangeSource] {
-        var sources: [Int: ChangeSource] = [:]
-        try db.forEachRow("SELECT revision, by FROM contactWrite WHERE revision IN (SELECT value FROM json_each(?))",
+    /// When and by what each of these revisions was written, where the
+    /// write recorded it (``ChangeLog/record(_:_:)``).
+    package static func writes(of revisions: [Int], _ db: Database) throws -> [Int: (at: Date, by: ChangeSource)] {
+        var writes: [Int: (at: Date, by: ChangeSource)] = [:]
+        try db.forEachRow("SELECT revision, at, by FROM contactWrite WHERE revision IN (SELECT value FROM json_each(?))",
                           ["[" + revisions.map(String.init).joined(separator: ",") + "]"]) {
-            sources[$0.int(0)] = ChangeSource(rawValue: $0.text(1))
+            writes[$0.int(0)] = (Timestamp.date(from: $0.text(1)) ?? Date(timeIntervalSince1970: 0), ChangeSource(rawValue: $0.text(2)))
         }
-        return sources
+        return writes
     }
 }
