@@ -1,5 +1,6 @@
 import CVips
 import ContactsDB
+@testable import ContactsDBSynthetic
 import ContactsDBTestSupport
 import Foundation
 import Testing
@@ -126,5 +127,33 @@ import Testing
         #expect(empty.stdout == "The trash is empty.\n" && empty.stderr.contains("keeps nothing"))
         #expect(try cli.run(db: db, ["restore", "seed-zoe-oconnor"]).exitCode == 1)
         #expect(try cli.run(db: db, ["settings", "trash-days", "-1"]).exitCode == 64)
+    }
+
+    /// `restore` of a thousand contacts killed with SIGKILL at random
+    /// moments: the next open finds every one back and out of the trash,
+    /// or none, and `doctor` clean.
+    @Test func aKilledRestoreLeavesAllOrNothing() throws {
+        let db = try cli.makeEmptyDatabase("killed.sqlite", in: directory)
+        let count = 1000
+        _ = try succeeds(db, ["import", directory.write("batch.json", try ContactsFixture.json(count: count))])
+        let ids = try succeeds(db, ["query", "--format", "ndjson"]).lines.compactMap {
+            (try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["id"] as? String
+        }
+        #expect(ids.count == count)
+        var random = SplitMix64(seed: 23)
+        var killedMidway = 0
+        for _ in 0..<6 {
+            _ = try succeeds(db, ["delete"] + ids)
+            let completed = try ReliabilityTests.run(["--db", db, "restore"] + ids, killedAfter: 50_000 + random.below(5_000_000))
+            let (found, trashed) = (try cli.count(db), try succeeds(db, ["trash", "--format", "ndjson"]).lines.count)
+            #expect(found == count && trashed == 0 || found == 0 && trashed == count, "restored \(found), trash holds \(trashed)")
+            #expect(!completed || found == count)
+            if found == 0 {
+                killedMidway += 1
+                _ = try succeeds(db, ["restore"] + ids)
+            }
+            #expect(try cli.run(db: db, ["doctor"]).exitCode == 0)
+        }
+        print("killed restore of \(count) contacts: 6 trials, \(killedMidway) killed before the commit")
     }
 }
