@@ -50,10 +50,13 @@ package enum HistoryRecords {
             DELETE FROM contactVersion WHERE contactId = ?1 AND revision <= coalesce(
                 (SELECT revision FROM contactVersion WHERE contactId = ?1 ORDER BY revision DESC LIMIT 1 OFFSET ?2), -1)
             """).execute(arguments: [id, max(try versions(db) - 1, 0)])
-        _ = try forget(before: Date().addingTimeInterval(-Double(try days(db)) * 86_400), db)
+        let cutoff = Date().addingTimeInterval(-Double(try days(db)) * 86_400)
+        try db.cachedStatement(sql: "DELETE FROM contactVersion WHERE contactId = ? AND at < ?")
+            .execute(arguments: [id, Timestamp.string(from: cutoff)])
     }
 
-    /// Drops the changes written before `date`; returns how many.
+    /// Drops the changes of every contact written before `date`, reading
+    /// the whole table; returns how many.
     package static func forget(before date: Date, _ db: Database) throws -> Int {
         try db.cachedStatement(sql: "DELETE FROM contactVersion WHERE at < ?").execute(arguments: [Timestamp.string(from: date)])
         return db.changesCount
