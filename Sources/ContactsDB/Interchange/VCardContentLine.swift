@@ -337,7 +337,7 @@ struct VCardContentLine {
 
 /// Text files in UTF-16 or UTF-32 (told by their byte-order mark) as UTF-8,
 /// so that every reader sees one encoding; nil for any other file.
-enum UnicodeTranscoding {
+package enum UnicodeTranscoding {
     /// UTF-16 without a byte-order mark (macOS Contacts' UTF-16 export):
     /// told by its first eight bytes, ASCII text with a zero byte before
     /// (big-endian) or after (little-endian) each character, as every
@@ -364,7 +364,7 @@ enum UnicodeTranscoding {
     /// into exactly that many: a file costs its UTF-8 size, not copies of
     /// itself as text nor room for the longest UTF-8 it might have been.
     /// A unit that is no character (a lone surrogate) becomes U+FFFD.
-    static func utf8(_ bytes: UnsafeBufferPointer<UInt8>) -> Data? {
+    package static func utf8(_ bytes: UnsafeBufferPointer<UInt8>) -> Data? {
         let (width, isBigEndian, bomLength): (Int, Bool, Int)
         if bytes.starts(with: [0xFF, 0xFE, 0x00, 0x00]) {
             (width, isBigEndian, bomLength) = (4, false, 4)
