@@ -3,6 +3,10 @@ import ContactsDBFuzzing
 @main
 enum FuzzCSV {
     static func main() throws {
-        try Fuzzing.run { "\(Fuzzing.readCSV($0))" }
+        try Fuzzing.run { bytes in
+            let read = Fuzzing.readCSV(bytes)
+            Fuzzing.roundTripVCard(bytes, isCSV: true)
+            return "\(read)"
+        }
     }
 }

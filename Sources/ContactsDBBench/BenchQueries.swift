@@ -127,11 +127,13 @@ package enum BenchQueries {
 struct RawQueries {
     let raw: RawSQLite
     private let pageStatement, phoneAndEmailStatement, fourAttributesStatement, countStatement: RawSQLite.Statement
-    private let nameStatement, rareNameStatement, phoneStatement, sectionsStatement, bookPageStatement: RawSQLite.Statement
+    private let phoneStatement, sectionsStatement, bookPageStatement, holdsKeyStatement: RawSQLite.Statement
+    /// For a word alone, and with its marked form.
+    private let nameStatements, rareNameStatements, commonTextStatements: [RawSQLite.Statement]
     /// For one number, and for two.
     private let wholePhoneStatements: [RawSQLite.Statement]
     private let childStatements: [RawSQLite.Statement]
-    private let thumbnailStatement, commonTextStatement, rareTextStatement: RawSQLite.Statement
+    private let thumbnailStatement, rareTextStatement: RawSQLite.Statement
     private let nameCountStatement, textCountStatement, contactCountStatement, regionsStatement: RawSQLite.Statement
     private let beginStatement, commitStatement: RawSQLite.Statement
     /// The unified variants' (nil without links, whose columns older
@@ -152,15 +154,16 @@ struct RawQueries {
         phoneAndEmailStatement = try raw.prepare(BenchmarkSQL.phoneAndEmailByLastName)
         fourAttributesStatement = try raw.prepare(BenchmarkSQL.fourAttributesByFirstNameDescending)
         countStatement = try raw.prepare(BenchmarkSQL.fourAttributesCount)
-        nameStatement = try raw.prepare(BenchmarkSQL.namePrefix)
-        rareNameStatement = try raw.prepare(BenchmarkSQL.rareNamePrefix)
+        nameStatements = try [1, 2].map { try raw.prepare(BenchmarkSQL.namePrefix(keys: $0)) }
+        rareNameStatements = try [1, 2].map { try raw.prepare(BenchmarkSQL.rareNamePrefix(keys: $0)) }
+        holdsKeyStatement = try raw.prepare(BenchmarkSQL.holdsKey)
         phoneStatement = try raw.prepare(BenchmarkSQL.phoneDigits)
         wholePhoneStatements = try [1, 2].map { try raw.prepare(BenchmarkSQL.wholePhone(numbers: $0)) }
         sectionsStatement = try raw.prepare(BenchmarkSQL.sections)
         bookPageStatement = try raw.prepare(BenchmarkSQL.bookPage)
         childStatements = try BenchmarkSQL.children.map(raw.prepare)
         thumbnailStatement = try raw.prepare(BenchmarkSQL.thumbnails)
-        commonTextStatement = try raw.prepare(BenchmarkSQL.commonText)
+        commonTextStatements = try [1, 2].map { try raw.prepare(BenchmarkSQL.commonText(keys: $0)) }
         rareTextStatement = try raw.prepare(BenchmarkSQL.rareText)
         nameCountStatement = try raw.prepare(BenchmarkSQL.namePrefixCount)
         textCountStatement = try raw.prepare(BenchmarkSQL.textCount)
@@ -210,26 +213,41 @@ struct RawQueries {
     /// A common prefix's page, read from the order; a rare one's, sorted
     /// from its matches.
     private func namePrefixRead(_ prefix: String) -> Int {
-        let key = Data(prefix.utf8)
-        guard isCommon(nameCountStatement, [key, key + [0xFF]], beyond: threshold(entryCost: 1.0 / 16)) else {
-            return readContacts(rareNameStatement, [key, key + [0xFF]]).count
+        let keys = keys(prefix).map { Data($0.utf8) }
+        let threshold = threshold(entryCost: 1.0 / 16)
+        guard keys.contains(where: { isCommon(nameCountStatement, [$0, $0 + [0xFF]], beyond: threshold) }) else {
+            return readContacts(rareNameStatements[keys.count - 1], keys.flatMap { [$0, $0 + [0xFF]] }).count
         }
-        return readContacts(nameStatement, [" " + prefix]).count
+        return readContacts(nameStatements[keys.count - 1], keys.map { [0x20] + $0 }).count
     }
 
-    func commonText(_ word: String) -> Int { readContacts(commonTextStatement, [" " + word]).count }
+    /// A folded word and, when it is of ASCII letters and digits and some
+    /// Cyrillic name's Latin key begins with it, its marked form, as the
+    /// engine looks for it (``SearchKeys/queryAlternatives(_:)``).
+    private func keys(_ word: String) -> [String] {
+        let marked = SearchKeys.queryAlternatives(word).filter { $0.hasPrefix(SearchKeys.cyrillicMark) }
+        return [word] + marked.filter { key in holdsKeyStatement.firstInt([Data(key.utf8), Data(key.utf8) + [0xFF]]) == 1 }
+    }
+
+    func commonText(_ word: String) -> Int { reading { commonTextRead(keys(word)) } }
+
+    private func commonTextRead(_ keys: [String]) -> Int {
+        readContacts(commonTextStatements[keys.count - 1], keys.map { " " + $0 }).count
+    }
 
     func rareText(_ word: String) -> Int { reading { rareTextRead(word) } }
 
     /// A rare word's page, sorted from its matches; a common one's read
     /// from the order.
     private func rareTextRead(_ word: String) -> Int {
-        let threshold = threshold(entryCost: 1)
-        if isCommon(textCountStatement, ["\"" + word + "\""], beyond: threshold)
-            || isCommon(textCountStatement, ["\"" + word + "\"*"], beyond: threshold) {
-            return commonText(word)
+        let threshold = threshold(entryCost: 1), keys = keys(word)
+        if keys.contains(where: { key in
+            isCommon(textCountStatement, ["\"" + key + "\""], beyond: threshold)
+                || isCommon(textCountStatement, ["\"" + key + "\"*"], beyond: threshold)
+        }) {
+            return commonTextRead(keys)
         }
-        return readContacts(rareTextStatement, ["\"" + word + "\"*"]).count
+        return readContacts(rareTextStatement, [keys.map { "\"" + $0 + "\"*" }.joined(separator: " OR ")]).count
     }
 
     /// A piece of a number (under 10 digits, as the bench's is), read as

@@ -30,14 +30,27 @@ enum BenchmarkSQL {
         """
     static let fourAttributesCount =
         "SELECT sum(count) FROM attributeCount WHERE attributes & \(fourAttributes) = \(fourAttributes)"
-    /// Binds a space and the folded prefix.
-    static let namePrefix = "SELECT \(contactColumns) FROM contact WHERE instr(nameWords, ?) > 0 \(defaultOrder)"
+    /// A name prefix of `keys` alternative keys (a Latin word and its
+    /// form marked for the keys of Cyrillic names): binds a space and each
+    /// folded key.
+    static func namePrefix(keys: Int) -> String {
+        "SELECT \(contactColumns) FROM contact WHERE \(either("instr(nameWords, ?) > 0", keys)) \(defaultOrder)"
+    }
     /// A rare name prefix: its few contacts found in `nameWord`, then
-    /// sorted. Binds the folded prefix and it followed by 0xFF.
-    static let rareNamePrefix = """
-        SELECT \(contactColumns) FROM contact
-        WHERE pk IN (SELECT contactPk FROM nameWord WHERE word >= ? AND word < ?) \(defaultOrder)
-        """
+    /// sorted. Binds each key and it followed by 0xFF.
+    static func rareNamePrefix(keys: Int) -> String {
+        let select = "SELECT contactPk FROM nameWord WHERE word >= ? AND word < ?"
+        return """
+            SELECT \(contactColumns) FROM contact
+            WHERE pk IN (\(Array(repeating: select, count: keys).joined(separator: " UNION "))) \(defaultOrder)
+            """
+    }
+    /// Whether any word begins with a key: binds it and it followed by 0xFF.
+    static let holdsKey = "SELECT EXISTS (SELECT 1 FROM nameWord WHERE word >= ? AND word < ?)"
+
+    private static func either(_ condition: String, _ count: Int) -> String {
+        count == 1 ? condition : "(" + Array(repeating: condition, count: count).joined(separator: " OR ") + ")"
+    }
     /// The matches of a name prefix, counted up to a limit: binds the
     /// folded prefix, it followed by 0xFF, and the limit.
     static let namePrefixCount = "SELECT count(*) FROM (SELECT 1 FROM nameWord WHERE word >= ? AND word < ? LIMIT ?)"
@@ -49,8 +62,10 @@ enum BenchmarkSQL {
     /// The matches of an FTS5 query, counted up to a limit.
     static let textCount = "SELECT count(*) FROM (SELECT 1 FROM contactSearch WHERE contactSearch MATCH ? LIMIT ?)"
     /// A common word: the order read until the page is full. Binds a space
-    /// and the folded word.
-    static let commonText = "SELECT \(contactColumns) FROM contact WHERE instr(searchWords, ?) > 0 \(defaultOrder)"
+    /// and each of the word's `keys` folded keys.
+    static func commonText(keys: Int) -> String {
+        "SELECT \(contactColumns) FROM contact WHERE \(either("instr(searchWords, ?) > 0", keys)) \(defaultOrder)"
+    }
     /// A rare word: its few contacts found by the search index, then
     /// sorted. Binds an FTS5 prefix query (`"word"*`).
     static let rareText = """

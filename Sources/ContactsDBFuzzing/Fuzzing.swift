@@ -39,6 +39,57 @@ package enum Fuzzing {
         }.mapError(asContactsDBError)
     }
 
+    /// A UTF-16 or UTF-32 file as UTF-8, as the import pipeline reads it;
+    /// any other as it is.
+    private static func asUTF8(_ bytes: Data) -> Data {
+        bytes.withUnsafeBytes { UnicodeTranscoding.utf8($0.bindMemory(to: UInt8.self)) } ?? bytes
+    }
+
+    /// Stores each contact an import takes from `bytes` (vCard, or CSV
+    /// when `isCSV`), writes it as an export does in vCard 3.0 and 4.0, and
+    /// reads that again: one card must come back, taken by the import,
+    /// with as many phones, emails, addresses and messengers as were
+    /// stored. A line break in a value that made a property or a card of
+    /// its own would trap here.
+    package static func roundTripVCard(_ bytes: Data, isCSV: Bool = false) {
+        var drafts: [ContactDraft] = []
+        func keep(_ result: Result<ContactDraft, ContactsDBError>, _ path: String) {
+            var unusual = UnusualValues()
+            if let draft = try? ContactValidator.imported(result.get(), at: path, counting: &unusual) { drafts.append(draft) }
+        }
+        if isCSV {
+            var reader = ContactCSV()
+            try? asUTF8(bytes).withUnsafeBytes { raw in
+                try reader.forEachContact(in: raw.bindMemory(to: UInt8.self), source: "fuzz.csv") { path, _, result in keep(result, path) }
+            }
+        } else {
+            var reader = VCardReader()
+            for card in reader.cards(in: bytes, source: "fuzz.vcf") { keep(card.result, card.path) }
+        }
+        for draft in drafts {
+            guard let contact = try? roundTripStore.add(draft) else { continue }
+            defer { try? roundTripStore.delete(ids: [contact.id]) }
+            for version in [VCardVersion.v3, .v4] {
+                var reader = VCardReader()
+                let cards = reader.cards(in: Data(contact.vCard(version: version).utf8), source: "export.vcf")
+                precondition(cards.count == 1, "vCard \(version.rawValue) of one contact read as \(cards.count) cards")
+                var unusual = UnusualValues()
+                let back: ContactDraft
+                do {
+                    back = try ContactValidator.imported(try cards[0].result.get(), at: cards[0].path, counting: &unusual)
+                } catch {
+                    preconditionFailure("vCard \(version.rawValue) of a stored contact refused: \(error)")
+                }
+                precondition(back.phones.count == contact.phones.count && back.emails.count == contact.emails.count
+                             && back.addresses.count == contact.addresses.count
+                             && back.messengers.count == contact.messengers.count,
+                             "vCard \(version.rawValue) of a contact read back with other lists")
+            }
+        }
+    }
+
+    nonisolated(unsafe) private static let roundTripStore = try! ContactStore.makeInMemory()
+
     /// Reads `bytes` as a CSV file, validating each row as the import
     /// pipeline does; the count of rows read, or the first error.
     @discardableResult
@@ -46,7 +97,7 @@ package enum Fuzzing {
         Result {
             var reader = ContactCSV()
             var count = 0
-            try bytes.withUnsafeBytes { raw in
+            try asUTF8(bytes).withUnsafeBytes { raw in
                 try reader.forEachContact(in: raw.bindMemory(to: UInt8.self), source: "fuzz.csv") { path, _, result in
                     var unusual = UnusualValues()
                     _ = try ContactValidator.imported(try result.get(), at: path, counting: &unusual)

@@ -85,9 +85,11 @@ final class DAVServer {
         var description: String { "the server did not start: \(output)" }
     }
 
-    /// Makes another address book, `name` in the principal's home.
+    /// Makes another address book, `name`, beside the first in the
+    /// principal's home.
     func makeAddressBook(_ name: String) throws -> String {
-        let url = root + Self.user + "/" + name.lowercased() + "/"
+        let first = addressBook.dropLast()
+        let url = String(first[...first.lastIndex(of: "/")!]) + name.lowercased() + "/"
         try DAVPeers.run(DAVPeers.python, [
             DAVPeers.root.appendingPathComponent("Tests/Sync/davserver.py").path, "mkcol", url, Self.user, Self.password, name])
         return url

@@ -240,4 +240,28 @@ struct HostileServerTests {
         let puts = server.requests.filter { $0.method == "PUT" }.map(\.path)
         #expect(puts.count == 15 && Set(puts) == Set(ids.map { "/ab/\($0).vcf" }), "\(puts)")
     }
+
+    /// Issue 56, item 9, against a server over HTTP: a changed card's PUT
+    /// answered 204 (with a new ETag, and without one) that the server
+    /// drops keeps the edit here, said and pushed again at every sync until
+    /// a listing shows it; the server's old card never replaces it.
+    @Test(arguments: ["drops-changes", "drops-changes-unsaid"])
+    func anEditWhosePutTheServerDropsStaysAndIsPushedAgain(mode: String) throws {
+        let server = try Server(mode, in: directory)
+        let db = try database("\(mode).sqlite", remote: server)
+        try cli.importContacts(ids: ["a"], into: db, in: directory)
+        let first = try cli.run(db: db, ["sync"])
+        #expect(first.exitCode == 0 && first.stdout.hasSuffix("pushed: 1 new, 0 changed, 0 deleted\n"), "\(first.stdout)\(first.stderr)")
+        #expect(try cli.run(db: db, ["update", "a", "--note", "the edit"]).exitCode == 0)
+        for _ in 0..<3 {
+            let again = try cli.run(db: db, ["sync"])
+            #expect(again.exitCode == 0, "\(again.stderr)")
+            #expect(again.stdout.hasSuffix("pushed: 0 new, 1 changed, 0 deleted\n"), "\(again.stdout)\(again.stderr)")
+            let shown = try cli.run(db: db, ["show", "a", "--format", "json"]).stdout
+            #expect(shown.contains("\"note\" : \"the edit\"") || shown.contains("\"note\": \"the edit\""), "\(shown)")
+            #expect(try cli.run(db: db, ["conflicts"]).stdout == "No conflicts.\n")
+        }
+        let puts = server.requests.filter { $0.method == "PUT" }.map(\.path)
+        #expect(puts == Array(repeating: "/ab/a.vcf", count: 4), "\(puts)")
+    }
 }

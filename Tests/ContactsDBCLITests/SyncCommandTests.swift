@@ -248,4 +248,53 @@ struct SyncCommandTests {
         let array = try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [[String: Any]] ?? []
         return Dictionary(uniqueKeysWithValues: array.map { ($0["id"] as? String ?? "", $0) })
     }
+
+    /// Issue 56, item 12, on the real servers: a contact moved, with an
+    /// edit, into an address book that holds another card of its UID (the
+    /// person was in both accounts). Radicale refuses the card (409,
+    /// `no-uid-conflict`): the contact and its edit stay in the new book
+    /// and each sync says why its card is not there. Xandikos 0.4 takes a
+    /// second card of one UID: the card is pushed. Either way the old
+    /// book's card goes.
+    @Test(arguments: [DAVServer.Kind.radicale, .xandikos])
+    func aMoveIntoABookHoldingItsUIDKeepsTheContactAndSaysWhy(kind: DAVServer.Kind) throws {
+        let directory = TemporaryDirectory()
+        let server = try DAVServer(kind, in: directory)
+        let home = try server.makeAddressBook("home")
+        var cli = cli
+        cli.environment = ["SYNC_PASSWORD": DAVServer.password]
+        let db = try cli.makeEmptyDatabase("a.sqlite", in: directory)
+        for (name, url) in [("work", server.addressBook), ("home", home)] {
+            let added = try cli.run(db: db, ["remote", "add", name, url, "--username", DAVServer.user, "--password-env", "SYNC_PASSWORD"])
+            #expect(added.exitCode == 0, "\(added.stderr)")
+        }
+        let card = "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:a\r\nFN:Anna Petrova\r\nN:Petrova;Anna;;;\r\nEND:VCARD\r\n"
+        for book in ["work", "home"] {
+            #expect(try cli.run(db: db, ["import", directory.write("\(book).vcf", card), "--book", book]).exitCode == 0)
+        }
+        #expect(try cli.run(db: db, ["sync"]).exitCode == 0)
+        let ids = { (book: String) -> Set<String> in
+            let json = try cli.run(db: db, ["query", "--book", book, "--format", "json"]).stdout
+            return Set((try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]] ?? []).compactMap { $0["id"] as? String })
+        }
+        let homeBefore = try ids("home")
+        let moved = try #require(try ids("work").first)
+        #expect(try cli.run(db: db, ["update", moved, "--note", "edited at work"]).exitCode == 0)
+        #expect(try cli.run(db: db, ["move", moved, "--to", "home"]).exitCode == 0)
+        #expect(try cli.run(db: db, ["sync", "work"]).exitCode == 0)
+        for round in 0..<2 {
+            let sync = try cli.run(db: db, ["sync", "home"])
+            if kind == .radicale {
+                #expect(sync.stderr.contains("Not synced: \(moved): ") && sync.stderr.contains("another card of its UID"),
+                        "\(sync.exitCode) \(sync.stdout)\(sync.stderr)")
+            } else {
+                #expect(sync.stderr.isEmpty && sync.stdout.hasSuffix("pushed: \(round == 0 ? 1 : 0) new, 0 changed, 0 deleted\n"),
+                        "\(sync.stdout)\(sync.stderr)")
+            }
+            #expect(try cli.run(db: db, ["show", moved]).stdout.contains("edited at work"))
+            #expect(try ids("home") == homeBefore.union([moved]))
+        }
+        #expect(try ids("work").isEmpty)
+    }
+
 }

@@ -190,4 +190,45 @@ import Testing
         #expect(result.exitCode == 65 && result.stderr.contains("runs past 4 MB"), "\(result.stderr)")
         #expect(try cli.run(db: db, ["query", "--count"]).stdout == "0\n")
     }
+
+    /// A UTF-16 CSV file imports under an address-space limit where its
+    /// UTF-8 twin of the same size does: its UTF-8 form is made once, at
+    /// its size (half the file's, for ASCII), beside the file's map.
+    /// Converted whole as text, it took three copies and exited 70.
+    @Test func aUTF16FileImportsWithinTheLimitItsUTF8TwinNeeds() throws {
+        // Two contacts with 32 million blank lines between them (a blank
+        // line is no record), 128 MB in UTF-16LE with its byte-order mark; the
+        // twin holds twice the lines in UTF-8: the files are one size.
+        func write(_ name: String, blankLines: Int, encode: (String) -> Data) throws -> String {
+            let file = directory.path(name)
+            FileManager.default.createFile(atPath: file, contents: encode("First Name,Last Name\r\nAnn,Lee\r\n"))
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: file))
+            try handle.seekToEnd()
+            let megabyte = encode(String(repeating: "\r\n", count: (1 << 20) / 2))
+            for _ in 0..<blankLines / (1 << 19) { try handle.write(contentsOf: megabyte) }
+            try handle.write(contentsOf: encode("Bo,Kim\r\n"))
+            try handle.close()
+            return file
+        }
+        let lines = 64 << 19
+        let wide = try write("wide.csv", blankLines: lines) { text in
+            (text.hasPrefix("First") ? Data([0xFF, 0xFE]) : Data()) + text.data(using: .utf16LittleEndian)!
+        }
+        let narrow = try write("narrow.csv", blankLines: 2 * lines) { Data($0.utf8) }
+        let sizes = try [wide, narrow].map { try FileManager.default.attributesOfItem(atPath: $0)[.size] as? Int ?? 0 }
+        #expect(abs(sizes[0] - sizes[1]) < 64, "\(sizes)")
+        for file in [narrow, wide] {
+            let db = try cli.makeEmptyDatabase(UUID().uuidString + ".sqlite", in: directory)
+            let result = try CLIRunner(binary: URL(fileURLWithPath: "/usr/bin/prlimit"))
+                .run(["--as=\(Self.utf16Limit)", CLIRunner.binary.path, "--db", db, "import", file])
+            #expect(result.exitCode == 0, "\(file): \(result.stderr)")
+            #expect(try cli.run(db: db, ["query", "--format", "csv"]).stdout.contains("Bo"), "\(file)")
+            #expect(try cli.run(db: db, ["query", "--count"]).stdout == "2\n", "\(file)")
+        }
+    }
+
+    /// The UTF-8 twin needs about 300 MB here, the UTF-16 file 410; with
+    /// room for the longest UTF-8 it might have been (three bytes a unit)
+    /// it needed 540 and more.
+    static let utf16Limit = 480_000_000
 }

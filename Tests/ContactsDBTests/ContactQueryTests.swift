@@ -286,10 +286,9 @@ struct ReferenceModel {
             let words = [draft.firstName, draft.lastName, draft.company].compactMap { $0 }
                 .flatMap { $0.split(whereSeparator: { $0 == " " || $0 == "-" }) }.map { fold(String($0)) }
                 + Oracle.foldedKeys(draft)
+            let cyrillicLatin = Oracle.keys(draft).cyrillicLatin
             return fold(text).split(separator: " ").allSatisfy { prefix in
-                ([String(prefix)] + (Oracle.cyrillicQueryLatin(String(prefix)).map { [$0] } ?? [])).contains { wanted in
-                    !wanted.isEmpty && words.contains { $0.hasPrefix(wanted) }
-                }
+                Oracle.finds(String(prefix), in: words, cyrillicLatin: cyrillicLatin)
             }
         case .phone(let text):
             // The digits typed, or the E.164 digits of a valid number.
@@ -317,10 +316,10 @@ struct ReferenceModel {
             // Every draft here is in the one book; books are checked in BookQueryTests.
             return true
         case .text(let text):
-            let held = Set(Self.searchTexts(draft).flatMap(Self.words) + Oracle.foldedKeys(draft))
+            let held = Array(Set(Self.searchTexts(draft).flatMap(Self.words) + Oracle.foldedKeys(draft)))
+            let cyrillicLatin = Oracle.keys(draft).cyrillicLatin
             return Self.words(text).allSatisfy { wanted in
-                let forms = [wanted] + (Oracle.cyrillicQueryLatin(wanted).map { [$0] } ?? [])
-                return forms.contains { form in !form.isEmpty && held.contains { $0.hasPrefix(form) } }
+                Oracle.finds(wanted, in: held, cyrillicLatin: cyrillicLatin)
                     || (wanted.count >= 3 && wanted.allSatisfy { $0.isASCII && $0.isNumber } && matches(draft, .phone(wanted)))
             }
         }

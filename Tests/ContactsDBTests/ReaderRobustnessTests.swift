@@ -145,11 +145,13 @@ import ContactsDBSynthetic
         for url in Self.inputs("vcard") {
             let outcome = Fuzzing.readVCard(try Data(contentsOf: url))
             if case .failure(let error) = outcome { #expect(Self.isSentence(error), "\(url.lastPathComponent): \(error)") }
+            Fuzzing.roundTripVCard(try Data(contentsOf: url))
             replayed += 1
         }
         for url in Self.inputs("csv") {
             let outcome = Fuzzing.readCSV(try Data(contentsOf: url))
             if case .failure(let error) = outcome { #expect(Self.isSentence(error), "\(url.lastPathComponent): \(error)") }
+            Fuzzing.roundTripVCard(try Data(contentsOf: url), isCSV: true)
             replayed += 1
         }
         for url in Self.inputs("dav") {

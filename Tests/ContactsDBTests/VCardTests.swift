@@ -234,6 +234,32 @@ import Testing
         #expect(try all(store).map(\.displayName) == ["José Muñoz"])
     }
 
+    /// A wide file is decoded in pieces of 64 Ki units: a character of two
+    /// UTF-16 units across a piece's end stays whole, in either byte order
+    /// and in UTF-32; a lone surrogate becomes U+FFFD.
+    @Test(arguments: [String.Encoding.utf16BigEndian, .utf16LittleEndian, .utf32BigEndian, .utf32LittleEndian])
+    func aWideFileIsDecodedWholeAcrossItsPieces(_ encoding: String.Encoding) throws {
+        let head = "BEGIN:VCARD\r\nVERSION:4.0\r\nFN:Ann 😀\r\nNOTE:"
+        let padding = String(repeating: "a", count: (1 << 16) - head.utf16.count - 1)
+        let text = head + padding + "😀é\r\nEND:VCARD\r\n"
+        let bom: [UInt8] = switch encoding {
+        case .utf16BigEndian: [0xFE, 0xFF]
+        case .utf16LittleEndian: [0xFF, 0xFE]
+        case .utf32BigEndian: [0x00, 0x00, 0xFE, 0xFF]
+        default: [0xFF, 0xFE, 0x00, 0x00]
+        }
+        let bytes = Data(bom) + text.data(using: encoding)!
+        let utf8 = try #require(bytes.withUnsafeBytes { UnicodeTranscoding.utf8($0.bindMemory(to: UInt8.self)) })
+        #expect(utf8 == Data(text.utf8))
+        if encoding == .utf16LittleEndian {
+            // A high surrogate with no low one after it, then "b".
+            let lone = try #require(Data([0xFF, 0xFE, 0x3D, 0xD8, 0x62, 0x00]).withUnsafeBytes {
+                UnicodeTranscoding.utf8($0.bindMemory(to: UInt8.self))
+            })
+            #expect(String(decoding: lone, as: UTF8.self) == "\u{FFFD}b")
+        }
+    }
+
     /// A 2.1 card that names ISO-8859-1 but holds UTF-8 is read as UTF-8;
     /// Latin-1 bytes under that name stay Latin-1.
     @Test func utf8UnderAOneByteCharsetIsReadAsUTF8() throws {

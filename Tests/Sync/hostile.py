@@ -31,6 +31,10 @@ Modes:
   drops-puts    an empty address book that answers every PUT 201 with an
                 ETag and keeps nothing (a broken proxy, a full quota), and
                 has no sync-collection (501), so each sync lists it whole
+  drops-changes an address book that keeps a new card, but answers a PUT over
+                a card it holds 204 with a new ETag and keeps the old card;
+                no sync-collection (501), so each sync lists it whole
+  drops-changes-unsaid  the same, its 204 without an ETag
 Both listeners stop when the process gets SIGTERM.
 """
 import http.server
@@ -44,6 +48,7 @@ import subprocess
 import sys
 import threading
 import time
+from xml.sax.saxutils import escape
 
 ADDRESS_BOOK = """<?xml version="1.0" encoding="utf-8"?>
 <d:multistatus xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:carddav">
@@ -77,6 +82,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
     mode = ""
     log_path = ""
     other = ""
+    # drops-changes: each card kept, by href, with its ETag.
+    lock = threading.Lock()
+    cards = {}
+    changes_dropped = 0
 
     def log_message(self, *args):
         pass
@@ -159,8 +168,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return
         if self.command == "PROPFIND" and self.headers.get("Depth") == "0":
             return self.multistatus(ADDRESS_BOOK.format(path=self.path))
-        if self.command == "REPORT" and self.mode == "drops-puts" and b"sync-collection" in body:
+        if self.command == "REPORT" and self.mode.startswith("drops-") and b"sync-collection" in body:
             return self.answer(501)
+        if self.mode.startswith("drops-changes"):
+            return self.drop_changes(body)
         if self.command in ("REPORT", "PROPFIND") and self.mode == "outside":
             return self.multistatus(self.outside_listing(body))
         if self.command in ("REPORT", "PROPFIND") and self.mode == "bad-cards":
@@ -170,6 +181,29 @@ class Handler(http.server.BaseHTTPRequestHandler):
                                     '<d:sync-token>http://example.invalid/token/1</d:sync-token></d:multistatus>')
         if self.command == "PUT":
             return self.answer(201, headers=[("ETag", '"1"')])
+        return self.answer(404)
+
+    def drop_changes(self, body):
+        with Handler.lock:
+            if self.command == "PUT":
+                if self.path not in Handler.cards:
+                    Handler.cards[self.path] = ('"1"', body)
+                    return self.answer(201, headers=[("ETag", '"1"')])
+                Handler.changes_dropped += 1
+                etag = [] if self.mode.endswith("unsaid") else [("ETag", f'"dropped-{Handler.changes_dropped}"')]
+                return self.answer(204, headers=etag)
+            if self.command in ("REPORT", "PROPFIND"):
+                multiget = b"addressbook-multiget" in body
+                responses = "".join(
+                    f"<d:response><d:href>{href}</d:href><d:propstat><d:prop><d:getetag>{etag}</d:getetag>"
+                    + (f"<c:address-data>{escape(card.decode())}</c:address-data>" if multiget else "")
+                    + "</d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response>"
+                    for href, (etag, card) in Handler.cards.items() if not multiget or href.encode() in body)
+                return self.multistatus('<?xml version="1.0"?><d:multistatus xmlns:d="DAV:" '
+                                        'xmlns:c="urn:ietf:params:xml:ns:carddav">' + responses + "</d:multistatus>")
+            if self.command == "GET" and self.path in Handler.cards:
+                etag, card = Handler.cards[self.path]
+                return self.answer(200, card, [("ETag", etag), ("Content-Type", "text/vcard")])
         return self.answer(404)
 
     def outside_listing(self, body):

@@ -36,7 +36,7 @@ package struct DerivedFields: Sendable {
 
     /// The version of the rules below: stored with the keys, which are
     /// recomputed on open when it differs.
-    package static let version = Collation.version + "; phones by libphonenumber; search words; birthday attribute; phone display; search keys"
+    package static let version = Collation.version + "; phones by libphonenumber; search words; birthday attribute; phone display; search keys; Cyrillic keys marked"
 
     /// The card's formatted name as stored: nil where it says what the
     /// display name derived from the other fields says (the company of an

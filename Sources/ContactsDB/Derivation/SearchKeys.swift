@@ -8,7 +8,7 @@ import Foundation
 /// written and stored among its name words and search words, so that
 /// `--name` and `--text` find them through the indexes those already have;
 /// they never reach a sort key, a section or an export.
-enum SearchKeys {
+package enum SearchKeys {
     /// The ICU transform of a name word into Latin: every script by
     /// `Any-Latin`, then plain ASCII.
     static let transform = "Any-Latin; Latin-ASCII"
@@ -38,13 +38,29 @@ enum SearchKeys {
         for text in texts.compactMap({ $0 }) {
             // A word of ASCII letters and digits is its own key, a name word already.
             for word in Text.words(text) where !word.utf8.allSatisfy(isASCIILetterOrDigit) {
-                latinWords(String(word)).forEach(addFolded)
+                let mark = isCyrillic(word) ? cyrillicMark : ""
+                latinWords(String(word)).forEach { addFolded(mark + $0) }
             }
         }
         for family in [draft.lastName, draft.phoneticLastName].compactMap({ $0 }) {
             KoreanFamilyNames.spellings[family]?.forEach(add)
         }
         return keys
+    }
+
+    /// Put before the Latin keys of a Cyrillic word (`Анна` gives
+    /// `\u{E000}anna`), which a Latin word is looked for by with the mark
+    /// before it, and a Cyrillic word's own Latin form without it: so `ann`
+    /// finds Анна, and `ян` (`an`) finds Ivan's Latin spellings and other
+    /// scripts' names but not Анна, whose own script it can search itself.
+    /// A private-use character: FTS5's tokenizer keeps it inside the word,
+    /// and it can begin no word of a name a person types.
+    package static let cyrillicMark = "\u{E000}"
+
+    /// Whether a word has a letter of the Cyrillic script (and its
+    /// supplement), whose words get Latin forms both ways.
+    static func isCyrillic(_ word: some StringProtocol) -> Bool {
+        word.unicodeScalars.contains { (0x400...0x52F).contains($0.value) }
     }
 
     private static func isASCIILetterOrDigit(_ byte: UInt8) -> Bool {
@@ -93,11 +109,14 @@ enum SearchKeys {
         }
     }
 
-    /// The Latin forms a query word is looked for by besides itself: for a
-    /// word with a Cyrillic letter, its transliteration (`иван` → `ivan`);
-    /// none for any other.
-    static func queryAlternatives(_ word: String) -> [String] {
-        guard word.unicodeScalars.contains(where: { (0x400...0x52F).contains($0.value) }) else { return [] }
+    /// The forms a folded query word is looked for by besides itself: for
+    /// a word with a Cyrillic letter, its transliteration (`иван` → `ivan`),
+    /// which finds Latin names and the keys of other scripts; for a word of
+    /// ASCII letters and digits, itself marked (``cyrillicMark``), which
+    /// finds Cyrillic names; none for any other.
+    package static func queryAlternatives(_ word: String) -> [String] {
+        if word.utf8.allSatisfy(isASCIILetterOrDigit) { return word.isEmpty ? [] : [cyrillicMark + word] }
+        guard isCyrillic(word) else { return [] }
         let latin = latinWords(word).joined()
         return latin.isEmpty || latin == word ? [] : [latin]
     }

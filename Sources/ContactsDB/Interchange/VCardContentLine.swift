@@ -337,7 +337,7 @@ struct VCardContentLine {
 
 /// Text files in UTF-16 or UTF-32 (told by their byte-order mark) as UTF-8,
 /// so that every reader sees one encoding; nil for any other file.
-enum UnicodeTranscoding {
+package enum UnicodeTranscoding {
     /// UTF-16 without a byte-order mark (macOS Contacts' UTF-16 export):
     /// told by its first eight bytes, ASCII text with a zero byte before
     /// (big-endian) or after (little-endian) each character, as every
@@ -360,11 +360,11 @@ enum UnicodeTranscoding {
     }
 
     /// The file as UTF-8, or nil when it is neither UTF-16 nor UTF-32.
-    /// Transcoded straight into the bytes returned, whose pages are
-    /// touched only as they are written: a file costs its UTF-8 size, not
-    /// copies of itself as text. A unit that is no character (a lone
-    /// surrogate) becomes U+FFFD.
-    static func utf8(_ bytes: UnsafeBufferPointer<UInt8>) -> Data? {
+    /// Decoded twice, a piece at a time, once to count the bytes and once
+    /// into exactly that many: a file costs its UTF-8 size, not copies of
+    /// itself as text nor room for the longest UTF-8 it might have been.
+    /// A unit that is no character (a lone surrogate) becomes U+FFFD.
+    package static func utf8(_ bytes: UnsafeBufferPointer<UInt8>) -> Data? {
         let (width, isBigEndian, bomLength): (Int, Bool, Int)
         if bytes.starts(with: [0xFF, 0xFE, 0x00, 0x00]) {
             (width, isBigEndian, bomLength) = (4, false, 4)
@@ -379,31 +379,50 @@ enum UnicodeTranscoding {
         } else {
             return nil
         }
-        let count = (bytes.count - bomLength) / width
-        func unit(_ index: Int) -> UInt32 {
-            let start = bomLength + index * width
-            return (0..<width).reduce(0) { value, byte in
-                value | UInt32(bytes[start + byte]) << (8 * (isBigEndian ? width - 1 - byte : byte))
-            }
-        }
-        // At most three UTF-8 bytes a UTF-16 unit, four a UTF-32 one.
-        var data = Data(count: count * (width == 2 ? 3 : 4))
-        let written = data.withUnsafeMutableBytes { raw -> Int in
-            var written = 0
-            func put(_ byte: UInt8) {
-                raw[written] = byte
-                written += 1
-            }
+        let body = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[bomLength...])
+        func forEachPiece(_ use: (String) -> Void) {
             if width == 2 {
-                let units = (0..<count).lazy.map { UInt16(truncatingIfNeeded: unit($0)) }.makeIterator()
-                _ = transcode(units, from: UTF16.self, to: UTF8.self, stoppingOnError: false, into: put)
+                pieces(of: body, as: UTF16.self, isBigEndian: isBigEndian, use)
             } else {
-                let units = (0..<count).lazy.map(unit).makeIterator()
-                _ = transcode(units, from: UTF32.self, to: UTF8.self, stoppingOnError: false, into: put)
+                pieces(of: body, as: UTF32.self, isBigEndian: isBigEndian, use)
             }
-            return written
         }
-        data.count = written
+        var size = 0
+        forEachPiece { size += $0.utf8.count }
+        var data = Data(count: size)
+        guard size > 0 else { return data }
+        data.withUnsafeMutableBytes { (output: UnsafeMutableRawBufferPointer) in
+            var written = 0
+            forEachPiece { piece in
+                var piece = piece
+                piece.withUTF8 { utf8 in
+                    UnsafeMutableRawBufferPointer(rebasing: output[written...]).copyMemory(from: UnsafeRawBufferPointer(utf8))
+                    written += utf8.count
+                }
+            }
+        }
         return data
+    }
+
+    /// The text of `body`'s units, 64 Ki units a piece, each decoded by
+    /// the standard library; a piece never ends between the two halves of
+    /// a surrogate pair.
+    private static func pieces<Codec: UnicodeCodec>(
+        of body: UnsafeRawBufferPointer, as codec: Codec.Type, isBigEndian: Bool, _ use: (String) -> Void
+    ) where Codec.CodeUnit: FixedWidthInteger {
+        let width = MemoryLayout<Codec.CodeUnit>.size, count = body.count / width
+        let isSwapped = isBigEndian != (UInt16(1).bigEndian == 1)
+        var units = [Codec.CodeUnit](repeating: 0, count: 1 << 16)
+        var start = 0
+        while start < count {
+            var length = min(units.count, count - start)
+            units.withUnsafeMutableBytes { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: body[start * width ..< (start + length) * width])) }
+            if isSwapped {
+                for index in 0..<length { units[index] = units[index].byteSwapped }
+            }
+            if width == 2, start + length < count, (0xD800...0xDBFF).contains(units[length - 1]) { length -= 1 }
+            use(String(decoding: units[..<length], as: Codec.self))
+            start += length
+        }
     }
 }

@@ -15,21 +15,25 @@ struct QueryPlan: Hashable {
     /// names folded in full (``BookRecords/id(named:_:)``), which SQL
     /// cannot do, then bound as constants.
     var books: [String: BookRecords.ID] = [:]
+    /// The marked forms of Latin words (``SearchKeys/cyrillicMark``) that
+    /// begin no stored key, left out of the SQL: most words begin no
+    /// Cyrillic name, and each form left in costs every row scanned.
+    var absentKeys: Set<String> = []
 }
 
 extension ContactQuery {
     /// The folded keys of a name-prefix filter: per word, the word and the
     /// Latin forms it is also looked for by (``SearchKeys/queryAlternatives(_:)``).
-    static func namePrefixKeys(_ text: String) -> [[Data]] {
+    static func namePrefixKeys(_ text: String, absent: Set<String> = []) -> [[Data]] {
         Text.words(Collation.fold(text)).map { word in
-            ([String(word)] + SearchKeys.queryAlternatives(String(word))).map { Data($0.utf8) }
+            ([String(word)] + SearchKeys.queryAlternatives(String(word)).filter { !absent.contains($0) }).map { Data($0.utf8) }
         }
     }
 
-    /// The words of a text filter, each with the Latin forms it is also
-    /// looked for by.
-    static func textWords(_ text: String) -> [[String]] {
-        Text.searchWords(text).map { [$0] + SearchKeys.queryAlternatives($0) }
+    /// The words of a text filter, each with the forms it is also looked
+    /// for by.
+    static func textWords(_ text: String, absent: Set<String> = []) -> [[String]] {
+        Text.searchWords(text).map { [$0] + SearchKeys.queryAlternatives($0).filter { !absent.contains($0) } }
     }
 
     /// An FTS5 query for the words that start with `word`, or for `word`
@@ -128,7 +132,7 @@ extension ContactQuery {
 
         private mutating func addNamePrefix(_ text: String) {
             // A word's keys are alternatives: any of them may begin a word.
-            for keys in ContactQuery.namePrefixKeys(text) {
+            for keys in ContactQuery.namePrefixKeys(text, absent: plan.absentKeys) {
                 if keys.contains(where: plan.scannedNamePrefixes.contains) {
                     // Each word follows a space in `nameWords`.
                     let checks = keys.map { _ in "instr(contact.nameWords, ?) > 0" }
@@ -145,7 +149,7 @@ extension ContactQuery {
         }
 
         private mutating func addText(_ text: String) {
-            for words in ContactQuery.textWords(text) {
+            for words in ContactQuery.textWords(text, absent: plan.absentKeys) {
                 let word = words[0]
                 var inText: (sql: String, values: [(any DatabaseValueConvertible)?])
                 if words.contains(where: plan.scannedTextWords.contains) {
@@ -337,6 +341,20 @@ enum QueryPlanner {
         if readsNumbers {
             plan.regions = try Settings.phoneRegions(db)
         }
+        // A text's words are a name's too where they are keys.
+        let marked = query.filters.flatMap { filter -> [String] in
+            switch filter {
+            case .namePrefix(let text): Text.words(Collation.fold(text)).flatMap { SearchKeys.queryAlternatives(String($0)) }
+            case .text(let text): Text.searchWords(text).flatMap(SearchKeys.queryAlternatives)
+            default: []
+            }
+        }
+        for key in marked where key.hasPrefix(SearchKeys.cyrillicMark) {
+            let bytes = Data(key.utf8)
+            let held = try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM nameWord WHERE word >= ? AND word < ?)"),
+                                         arguments: [bytes, bytes + [0xFF]]) ?? false
+            if !held { plan.absentKeys.insert(key) }
+        }
         return plan
     }
 
@@ -348,11 +366,11 @@ enum QueryPlanner {
         guard let limit = query.limit else { return plan }  // every match is needed anyway
         let prefixes = query.filters.flatMap { filter -> [Data] in
             guard case .namePrefix(let text) = filter else { return [] }
-            return ContactQuery.namePrefixKeys(text).flatMap { $0 }
+            return ContactQuery.namePrefixKeys(text, absent: plan.absentKeys).flatMap { $0 }
         }
         let words = query.filters.flatMap { filter -> [String] in
             guard case .text(let text) = filter else { return [] }
-            return ContactQuery.textWords(text).flatMap { $0 }
+            return ContactQuery.textWords(text, absent: plan.absentKeys).flatMap { $0 }
         }
         guard !prefixes.isEmpty || !words.isEmpty else { return plan }
         // Scanning the order reads about (page × contacts / matches) entries,

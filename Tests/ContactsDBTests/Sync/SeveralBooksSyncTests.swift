@@ -212,7 +212,7 @@ import Testing
 
     /// Issue 56, item 12: a move into an address book whose server refuses
     /// a second card of one UID (the person was in both accounts; Radicale
-    /// answers 409, Xandikos 412): the moved contact keeps its edit, and
+    /// answers 409, RFC 6352's precondition is a 412): the moved contact keeps its edit, and
     /// each sync says why its card is not there.
     @Test(arguments: [409, 412])
     func aMoveIntoAServerHoldingItsUIDKeepsTheContactAndSaysWhy(_ status: Int) throws {
