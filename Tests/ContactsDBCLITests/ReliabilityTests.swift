@@ -14,7 +14,7 @@ import Testing
         let db = directory.path("doctor.sqlite")
         let healthy = try cli.run(db: db, ["doctor"])
         #expect(healthy.exitCode == 0, "\(healthy.stdout)")
-        #expect(healthy.lines.count == 11 && healthy.lines.allSatisfy { $0.hasPrefix("ok") }, "\(healthy.stdout)")
+        #expect(healthy.lines.count == 12 && healthy.lines.allSatisfy { $0.hasPrefix("ok") }, "\(healthy.stdout)")
 
         try DatabaseQueue(path: db).write { db in try db.execute(sql: "UPDATE sectionCount SET count = count + 5") }
         let sick = try cli.run(db: db, ["doctor"])
