@@ -213,12 +213,12 @@ struct RawQueries {
     /// A common prefix's page, read from the order; a rare one's, sorted
     /// from its matches.
     private func namePrefixRead(_ prefix: String) -> Int {
-        let keys = keys(prefix).map { Data($0.utf8) }
+        let words = keys(prefix), keys = words.map { Data($0.utf8) }
         let threshold = threshold(entryCost: 1.0 / 16)
         guard keys.contains(where: { isCommon(nameCountStatement, [$0, $0 + [0xFF]], beyond: threshold) }) else {
             return readContacts(rareNameStatements[keys.count - 1], keys.flatMap { [$0, $0 + [0xFF]] }).count
         }
-        return readContacts(nameStatements[keys.count - 1], keys.map { [0x20] + $0 }).count
+        return readContacts(nameStatements[keys.count - 1], words.map { " " + $0 }).count
     }
 
     /// A folded word and, when it is of ASCII letters and digits and some
