@@ -194,7 +194,7 @@ import Testing
     /// A UTF-16 CSV file imports under an address-space limit where its
     /// UTF-8 twin of the same size does: its UTF-8 form is made once, at
     /// its size (half the file's, for ASCII), beside the file's map.
-    /// Converted whole as text, it took three copies and exited 70.
+    /// With room for three UTF-8 bytes a unit it exited 70 here.
     @Test func aUTF16FileImportsWithinTheLimitItsUTF8TwinNeeds() throws {
         // Two contacts with 32 million blank lines between them (a blank
         // line is no record), 128 MB in UTF-16LE with its byte-order mark; the
