@@ -197,8 +197,9 @@ extension SyncSession {
             // The local version, a contact of its own: a new id and UID, a card of its own at the push.
             (kept.id, kept.uid) = (nil, nil)
             var unusual = UnusualValues()
-            _ = try writer.insert(try ContactValidator.imported(kept, at: href, counting: &unusual), at: href,
-                                  now: Timestamp.string(from: now))
+            let copy = try writer.insert(try ContactValidator.imported(kept, at: href, counting: &unusual), at: href,
+                                         now: Timestamp.string(from: now))
+            try DuplicateKeys.recordKeptBoth(contactId: id, copyId: copy, db)
             decision.conflict = nil
             report.keptBoth += 1
         }

@@ -52,6 +52,10 @@ package enum DuplicateKeys {
                 """, identifier: false) { _ in ["name", fact] }
         }
         try collect("""
+            SELECT original.pk || ',' || copy.pk FROM keptBoth
+            JOIN contact original ON original.id = keptBoth.contactId JOIN contact copy ON copy.id = keptBoth.copyId
+            """, identifier: true) { _ in [keptBothReason] }
+        try collect("""
             SELECT group_concat(DISTINCT pk) FROM contact JOIN address ON address.contactPk = contact.pk
             WHERE address.cityFolded <> '' AND \(hasName)
             GROUP BY \(nameKey), address.cityFolded HAVING count(DISTINCT pk) > 1
@@ -61,6 +65,8 @@ package enum DuplicateKeys {
 
     /// Each contact's name key, as one blob (the two keys with a 0x01
     /// between: sort keys hold no 0x01); nil for a contact without a name.
+    /// The copy a sync kept of a contact goes by the contact's name, as
+    /// the two are one person whatever the conflict renamed.
     package static func names(of pks: [Int64], _ db: Database) throws -> [Int64: Data] {
         var names: [Int64: Data] = [:]
         try db.forEachRow("""
@@ -68,7 +74,22 @@ package enum DuplicateKeys {
             """, [keys(pks)]) { row in
             names[row.int64(0)] = row.blob(1) + Data([1]) + row.blob(2)
         }
+        try db.forEachRow("""
+            SELECT original.pk, copy.pk FROM keptBoth
+            JOIN contact original ON original.id = keptBoth.contactId JOIN contact copy ON copy.id = keptBoth.copyId
+            """, []) { row in
+            names[row.int64(1)] = names[row.int64(0)]
+        }
         return names
+    }
+
+    /// The reason `duplicates` gives for a contact and the copy a sync kept of it.
+    package static let keptBothReason = "kept both in a sync conflict"
+
+    /// Records that `copyId` holds the local version of `contactId` a sync kept.
+    package static func recordKeptBoth(contactId: String, copyId: String, _ db: Database) throws {
+        try db.execute(sql: "INSERT OR IGNORE INTO keptBoth (contactId, copyId) VALUES (?, ?)",
+                       arguments: [contactId, copyId])
     }
 
     /// The contacts' keys and ids, in the default sort.

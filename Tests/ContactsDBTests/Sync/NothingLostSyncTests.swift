@@ -67,5 +67,30 @@ import Testing
         #expect(counts(try device.sync().pushed) == [0, 0, 0])
     }
 
+    /// Kept both, the two versions are one certain set whatever the
+    /// conflict changed: their names, or the one phone that joined them.
+    @Test(arguments: [("Local", "Server", "+79123456789", "+79123456789"),
+                      ("Petrova", "Petrova", "+79110000001", "+79110000002")])
+    func bothVersionsKeptAreOneCertainSetWhateverTheConflictChanged(
+        local: String, server last: String, localTel: String, serverTel: String
+    ) throws {
+        let server = InMemoryAddressBook()
+        server.put("a.vcf", Scenario.card("a", "Anna", "Petrova", tel: "+79123456789"))
+        let device = try Scenario.Device(server)
+        try device.sync()
+        try device.store.setConflictHandling(.keepBoth, forRemote: "home")
+        try device.store.update(id: "a") { draft in
+            draft.lastName = local
+            draft.phones = [Phone(value: localTel)]
+        }
+        server.put("a.vcf", Scenario.card("a", "Anna", last, tel: serverTel))
+
+        #expect(try device.sync().keptBoth == 1)
+        let other = try #require(try device.ids().first { $0 != "a" })
+        let sets = try device.store.duplicates()
+        #expect(sets.count == 1 && sets.first?.confidence == .certain && Set(sets.first?.ids ?? []) == ["a", other])
+        #expect(sets.first?.reasons.contains("kept both in a sync conflict") == true)
+    }
+
     func counts(_ counts: SyncCounts) -> [Int] { [counts.new, counts.changed, counts.deleted] }
 }
