@@ -20,6 +20,9 @@ struct InfoAnswer: Encodable {
     /// The birthday calendar feed's path, its token in it, for the page
     /// to show as an address to subscribe to.
     var feedPath: String
+    /// How many days the trash keeps a deleted contact: 0 keeps nothing,
+    /// and a delete cannot be undone.
+    var trashDays: Int
 }
 
 struct BookAnswer: Encodable {

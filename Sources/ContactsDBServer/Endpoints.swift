@@ -25,6 +25,7 @@ struct Endpoints: Sendable {
         addContactWrites(to: router)
         addMergesLinksAndSync(to: router)
         addCalendar(to: router)
+        addTrashAndHistory(to: router)
     }
 
     private func addReads(to router: Router<some RequestContext>) {
@@ -126,7 +127,8 @@ struct Endpoints: Sendable {
             regions: try store.phoneRegions().codes, books: try store.books().map { BookAnswer(name: $0.name, count: $0.contactCount, isDefault: $0.isDefault) },
             groups: try store.groups(), remotes: remotes, attributes: ContactAttributes.named.map(\.name),
             sorts: ContactSort.Key.allCases.map(\.rawValue), messengers: MessengerService.allCases.map(\.rawValue),
-            photoBytes: PhotoImage.maximumBytes, feedPath: BirthdayCalendar.feedPath(token: try store.calendarFeedToken())))
+            photoBytes: PhotoImage.maximumBytes, feedPath: BirthdayCalendar.feedPath(token: try store.calendarFeedToken()),
+            trashDays: try store.trashDays()))
     }
 
     /// A page of the list; with `meta`, also how many match and, in the
@@ -303,11 +305,11 @@ struct Endpoints: Sendable {
         ["image/jpeg", "image/webp"].contains(thumbnail.mediaType) ? thumbnail.mediaType : nil
     }
 
-    private func bytes(of request: Request) async throws -> Data {
+    func bytes(of request: Request) async throws -> Data {
         Data((try await request.body.collect(upTo: Self.bodyLimit)).readableBytesView)
     }
 
-    private func contactID(_ request: Request) throws -> String {
+    func contactID(_ request: Request) throws -> String {
         guard let id = request.uri.queryParameters.get("id"), !id.isEmpty else { throw HTTPError(.badRequest, message: "Give the contact's id.") }
         return id
     }

@@ -10,7 +10,9 @@
       refused at its field when it is none, shown and removed, delete,
       duplicates with merge and unmerge, or link and unlink, a remote's
       last sync and "sync now", changes from another process, the keyboard
-      and labels, upcoming birthdays) and, over plain HTTP, what it refuses
+      and labels, upcoming birthdays, a delete undone, the trash with
+      restore, a contact's history with restore, a trash that keeps
+      nothing) and, over plain HTTP, what it refuses
       (no cookie, a code used once or past its minute, another Host, a
       write from another origin); what a page on another local port cannot
       do (receive the app's cookie, sign the browser out by setting
@@ -246,7 +248,8 @@ def security_checks(server, cli):
               ("PATCH", f"/api/contact?id={victim}", json.dumps({"photo": None})),
               ("DELETE", f"/api/contact?id={victim}", None), ("POST", "/api/merge", json.dumps({"ids": [victim, victim]})),
               ("POST", f"/api/move?id={victim}&to=local", None), ("POST", "/api/link", json.dumps({"ids": [victim, victim]})),
-              ("POST", f"/api/unlink?id={victim}", None)]
+              ("POST", f"/api/unlink?id={victim}", None), ("POST", "/api/trash/restore", json.dumps({"ids": [victim]})),
+              ("POST", f"/api/history/restore?id={victim}&revision=1", None)]
     for method, path, body in writes:
         for origin in ["http://evil.example", f"http://localhost:{server.port}", f"http://{server.machine}", "null", None]:
             headers = {"Content-Type": "application/json"}
@@ -620,8 +623,7 @@ def page_checks(page, server, cli, folder, screenshot):
     expect(page.locator("#detail")).to_contain_text("Nord")
     check(json.loads(cli.run("show", nina[0], "--format", "json").stdout)[0].get("company") == "Nord", "the edit is stored")
 
-    # Delete.
-    page.once("dialog", lambda dialog: dialog.accept())
+    # Delete: at once, as the trash keeps it (Undo is checked below).
     page.get_by_role("button", name="Delete").click()
     expect(page.locator("#detail")).to_contain_text("Deleted Nina")
     check(cli.run("show", nina[0], ok=False).returncode == 1, "the contact is deleted")
@@ -998,6 +1000,178 @@ def sync_checks(page, server, cli, folder):
         check(remotes[0]["lastSyncedAt"], "the last sync is known after sync now")
 
 
+# MARK: - Nothing lost: Undo, the trash, a contact's history
+
+
+def trash_json(cli):
+    return json.loads(cli.run("trash", "--format", "json").stdout)
+
+
+def undo_checks(page, server, cli):
+    """A delete in the page is undone by the bar's Undo: the contact is
+    back at its place in the list, and for every other process."""
+    ids = [cli.run("add", "--first-name", first, "--last-name", "Trashcan").stdout.strip() for first in ["Alma", "Berta", "Cora"]]
+    search = page.get_by_label("Search")
+    search.fill("Trashcan")
+    wait_until(page, "() => document.querySelectorAll('#list .row:not(.loading)').length === 3")
+    before = shown_names(page)
+    row(page, "Berta Trashcan").click()
+    expect(page.locator("#contact-name")).to_have_text("Berta Trashcan")
+    page.get_by_role("button", name="Delete").click()
+    toast = page.locator("#toast")
+    expect(toast).to_contain_text("Deleted Berta Trashcan.")
+    expect(row(page, "Berta Trashcan")).to_have_count(0)
+    check(cli.run("show", ids[1], ok=False).returncode == 1, "the page deleted the contact")
+    trashed = [entry for entry in trash_json(cli) if entry["id"] == ids[1]]
+    check(len(trashed) == 1 and trashed[0]["by"] == "web", f"the trash holds it, deleted by web: {trashed}")
+    status, _, body = server.request("GET", "/api/trash")
+    check(status == 200 and json.loads(body) == trash_json(cli), f"/api/trash is `trash --format json` ({status} {body[:200]!r})")
+    toast.get_by_role("button", name="Undo deleting Berta Trashcan").click()
+    expect(toast).to_be_hidden()
+    expect(page.locator("#contact-name")).to_have_text("Berta Trashcan")
+    wait_until(page, "() => document.querySelectorAll('#list .row:not(.loading)').length === 3")
+    check(shown_names(page) == before, f"Undo put it back at its place: {shown_names(page)} vs {before}")
+    check(stored(cli, ids[1])["lastName"] == "Trashcan", "another process sees it back")
+    check(all(entry["id"] != ids[1] for entry in trash_json(cli)), "the trash no longer lists it")
+    # The bar goes by itself after a few seconds.
+    row(page, "Cora Trashcan").click()
+    page.get_by_role("button", name="Delete").click()
+    expect(toast).to_be_visible()
+    expect(toast).to_be_hidden(timeout=12000)
+    check(cli.run("show", ids[2], ok=False).returncode == 1, "without Undo the delete stands")
+    search.fill("")
+    return ids
+
+
+def trash_view_checks(page, server, cli, folder):
+    """A contact with a photo and groups, deleted in the page and restored
+    from the Trash view, is the same card to the byte; an id in use again
+    is refused with a sentence and offered as new."""
+    cli.run("group", "create", "Keepers")
+    photo = os.path.join(folder, "kept.png")
+    with open(photo, "wb") as f:
+        f.write(png(40, 40))
+    kept = cli.run("add", "--first-name", "Greta", "--last-name", "Bin", "--company", "Recycling AG",
+                   "--phone", "+49 30 7654321").stdout.strip()
+    cli.run("photo", "set", kept, photo)
+    cli.run("group", "create", "Hoarders")
+    cli.run("group", "add", "Keepers", kept)
+    cli.run("group", "add", "Hoarders", kept)
+    exported = lambda: cli.run("export", "--id", kept, "--format", "vcard").stdout
+    as_json = lambda: json.loads(cli.run("export", "--id", kept, "--format", "json").stdout)[0]
+    before, before_json = exported(), as_json()
+    check("PHOTO" in before and "Keepers" in before, f"the card holds its photo and groups: {before[:200]}")
+    search = page.get_by_label("Search")
+    search.fill("Greta Bin")
+    row(page, "Greta Bin").click()
+    page.get_by_role("button", name="Delete").click()
+    expect(page.locator("#toast")).to_contain_text("Deleted Greta Bin.")
+    page.get_by_role("button", name="Trash").click()
+    dialog = page.locator("#trash")
+    listed = dialog.get_by_role("list", name="Deleted contacts").locator("li")
+    expect(listed.first).to_contain_text("Greta Bin")
+    names = listed.locator("strong").all_text_contents()
+    want = [entry["name"] for entry in trash_json(cli)]
+    check(names == want, f"the Trash view lists newest first, as `trash`: {names} vs {want}")
+    expect(listed.first).to_contain_text("local · deleted")
+    expect(listed.first).to_contain_text("by this app")
+    dialog.get_by_role("button", name="Restore Greta Bin").click()
+    expect(page.locator("#trash-status")).to_contain_text("Restored Greta Bin.")
+    expect(listed.filter(has_text="Greta Bin")).to_have_count(0)
+    after, after_json = exported(), as_json()
+    check(after == before, f"restored to the byte (photo, groups and all):\n{before}\n---\n{after}")
+    # A restore is a new change: the revision alone moves on.
+    check(after_json.pop("revision") > before_json.pop("revision") and after_json == before_json,
+          f"the JSON export is the same but for the revision: {before_json} vs {after_json}")
+    page.get_by_role("button", name="Close").click()
+    expect(row(page, "Greta Bin")).to_be_visible()
+
+    # Its id given to another contact: refused with one sentence, offered as new.
+    cli.run("delete", kept)
+    cli.run("add", "--json", "-", stdin=json.dumps({"id": kept, "firstName": "Usurper"}))
+    count = cli.count()
+    page.get_by_role("button", name="Trash").click()
+    dialog.get_by_role("button", name="Restore Greta Bin").click()
+    expect(page.locator("#trash-status")).to_contain_text(f"Another contact has the id \"{kept}\" now")
+    check(cli.count() == count, "a refused restore writes nothing")
+    status, _, body = server.request("POST", "/api/trash/restore", headers={"Origin": server.origin},
+                                     body=json.dumps({"ids": [kept]}))
+    check(status == 409 and json.loads(body)["error"].count(".") == 1, f"an id in use is a conflict, one sentence ({status} {body!r})")
+    dialog.get_by_role("button", name="Restore Greta Bin as a new contact").click()
+    expect(page.locator("#trash-status")).to_contain_text("Restored Greta Bin.")
+    check(cli.count() == count + 1 and len(cli.ids("--name", "Greta")) == 1, "restored as a new contact beside the other")
+    page.get_by_role("button", name="Close").click()
+    search.fill("")
+
+
+def contact_history_checks(page, server, cli):
+    """Two edits in the page, then its first version restored from the
+    contact's History: the field is back, as a new update."""
+    id = cli.run("add", "--first-name", "Hedda", "--last-name", "Verso", "--company", "First Light").stdout.strip()
+    form = page.locator("#editor")
+    page.get_by_label("Search").fill("Hedda")
+    row(page, "Hedda Verso").click()
+    for company in ["Second Wind", "Third Eye"]:
+        page.get_by_role("button", name="Edit").click()
+        form.get_by_label("Company", exact=True).fill(company)
+        page.get_by_role("button", name="Save").click()
+        expect(page.locator("#detail dl").first).to_contain_text(company)
+    versions = page.get_by_role("list", name="Versions").locator("li")
+    expect(versions).to_have_count(3)
+    expect(versions.first).to_contain_text("(current)")
+    expect(versions.first).to_contain_text("this app")
+    expect(versions.first).to_contain_text("Company")
+    history = json.loads(cli.run("history", id, "--format", "json").stdout)
+    check([v["by"] for v in history] == ["web", "web", "add"], f"the page's edits are by web: {history}")
+    status, _, body = server.request("GET", f"/api/history?id={id}")
+    check(status == 200 and json.loads(body) == history, f"/api/history is `history --format json` ({status})")
+    first = history[-1]["revision"]
+    status, _, body = server.request("GET", f"/api/history/version?id={id}&revision={first}")
+    check(status == 200 and json.loads(body)["contact"].get("company") == "First Light",
+          f"/api/history/version shows the contact as it was ({status} {body[:120]!r})")
+    oldest = versions.last
+    oldest.locator("summary").click()
+    expect(oldest.locator("dl")).to_contain_text("First Light")
+    oldest.get_by_role("button", name=f"Restore revision {first}").click()
+    expect(page.locator("#detail dl").first).to_contain_text("First Light")
+    expect(versions).to_have_count(4)
+    expect(versions.first).to_contain_text("restored")
+    check(stored(cli, id).get("company") == "First Light", "the first version is the contact again")
+    history = json.loads(cli.run("history", id, "--format", "json").stdout)
+    check([v["by"] for v in history] == ["restore", "web", "web", "add"] and "company" in history[0]["fields"],
+          f"the restore is a new update in the history: {history}")
+    status, _, body = server.request("POST", f"/api/history/restore?id={id}&revision=1", headers={"Origin": server.origin})
+    check(status == 404 and "holds no revision 1" in json.loads(body)["error"], f"a revision not kept is a 404 ({status} {body!r})")
+    page.get_by_label("Search").fill("")
+
+
+def keeps_nothing_checks(chromium, binary, folder):
+    """With `trash-days 0` the Trash view says it keeps nothing, and a
+    delete asks first and offers no Undo."""
+    cli = CLI(binary, os.path.join(folder, "keeps-nothing.sqlite"))
+    cli.run("init")
+    cli.run("settings", "trash-days", "0")
+    server = Server(cli)
+    try:
+        page = chromium.new_page(viewport={"width": 1280, "height": 800}, locale="en-US")
+        page.goto(server.address())
+        page.get_by_role("button", name="Trash").click()
+        expect(page.locator("#trash-days")).to_contain_text("The trash keeps nothing")
+        expect(page.locator("#trash-status")).to_have_text("The trash is empty.")
+        page.get_by_role("button", name="Close").click()
+        asked = []
+        page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
+        row(page, "John Smith").click()
+        page.get_by_role("button", name="Delete").click()
+        expect(page.locator("#detail")).to_contain_text("Deleted John Smith")
+        check(asked and "cannot be undone" in asked[0], f"a delete that cannot be undone asks first: {asked}")
+        expect(page.locator("#toast")).to_be_hidden()
+        check(trash_json(cli) == [] and cli.names("--name", "John") == [], "deleted for good, nothing in the trash")
+        page.close()
+    finally:
+        server.stop()
+
+
 # MARK: - The birthday calendar
 
 
@@ -1156,6 +1330,10 @@ def main(argv):
                 page.set_default_timeout(10000)
                 page_checks(page, server, cli, folder, screenshot)
                 whole_card_checks(page, cli, folder)
+                undo_checks(page, server, cli)
+                trash_view_checks(page, server, cli, folder)
+                contact_history_checks(page, server, cli)
+                keeps_nothing_checks(chromium, binary, folder)
                 sync_checks(page, server, cli, folder)
                 calendar_checks(page, server, cli, chromium)
                 chromium.close()

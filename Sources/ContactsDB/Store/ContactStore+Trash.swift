@@ -4,9 +4,9 @@ import GRDB
 extension ContactStore {
     // MARK: - Reading the trash
 
-    /// The deleted contacts the trash holds, newest first (SPEC §Nothing
-    /// lost, even by mistake): each deletion by `delete`, the web app or a
-    /// sync, kept for ``trashDays()``.
+    /// The deleted contacts the trash holds, newest first: each deletion
+    /// by `delete`, the web app or a sync, kept for ``trashDays()``
+    /// (docs/cli.md, "Nothing lost, even by mistake").
     ///
     /// - parameter books: only those deleted from the books of these names;
     ///   nil for all. A book that is gone is named as it was.

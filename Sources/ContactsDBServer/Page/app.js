@@ -510,9 +510,16 @@ async function showContact(id, { quiet = false } = {}) {
   title.id = "contact-name";
   title.textContent = (contact.displayName || "(no name)") + (contact.favorite ? " ★" : "");
   header.append(title);
+  const status = paragraph("", "error");
+  status.setAttribute("role", "alert");
+  detail.replaceChildren(header, contactActions(answer), status, contactFields(answer), historySection(id));
+  if (!quiet) title.setAttribute("tabindex", "-1");
+}
 
-  // Every field the card holds, each once: the known ones in an order a
-  // person reads, anything else after them under its own name.
+/// Every field the card holds, each once: the known ones in an order a
+/// person reads, anything else after them under its own name.
+function contactFields(answer) {
+  const contact = answer.contact;
   const list = document.createElement("dl");
   const add = (term, content) => {
     if (content === null || content === undefined || content === "") return;
@@ -562,7 +569,13 @@ async function showContact(id, { quiet = false } = {}) {
   }
   add("Section", contact.sectionKey);
   add("Updated", contact.updatedAt);
+  return list;
+}
 
+/// A contact's buttons: favorite, edit, remove photo, unlink, delete.
+function contactActions(answer) {
+  const contact = answer.contact;
+  const id = contact.id;
   const at = `/api/contact?id=${encodeURIComponent(id)}&revision=${contact.revision}`;
   const actions = document.createElement("div");
   actions.className = "actions";
@@ -586,17 +599,8 @@ async function showContact(id, { quiet = false } = {}) {
       await showContact(id);
     }));
   }
-  actions.append(actionButton("Delete", async () => {
-    if (!confirm(`Delete ${contact.displayName}?`)) return;
-    await send("DELETE", at);
-    state.selected = null;
-    detail.replaceChildren(paragraph(`Deleted ${contact.displayName}.`, "hint"));
-    reload({ keepScroll: true });
-  }, "danger"));
-  const status = paragraph("", "error");
-  status.setAttribute("role", "alert");
-  detail.replaceChildren(header, actions, status, list);
-  if (!quiet) title.setAttribute("tabindex", "-1");
+  actions.append(actionButton("Delete", () => deleteContact(contact, at), "danger"));
+  return actions;
 }
 
 function actionButton(text, action, className) {
@@ -1057,6 +1061,208 @@ async function openBirthdays() {
   }
 }
 
+// MARK: - Nothing lost: delete with Undo, the trash, a contact's history
+
+/// How long the bar after a delete offers Undo.
+const UNDO_MS = 8000;
+
+/// When something was deleted or written, in the reader's own time.
+function formatWhen(timestamp) {
+  const date = new Date(timestamp);
+  return Number.isNaN(date.getTime()) ? timestamp
+    : date.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+}
+
+function timeElement(timestamp) {
+  const time = document.createElement("time");
+  time.dateTime = timestamp;
+  time.textContent = formatWhen(timestamp);
+  return time;
+}
+
+/// What wrote or deleted a contact (`web`, `sync:REMOTE`, …), as a person says it.
+const byNames = { add: "contactsdb add", update: "contactsdb update", delete: "contactsdb delete", web: "this app",
+  move: "moved", merge: "merged", unmerge: "unmerged", restore: "restored" };
+const byName = (by) => byNames[by] || by.replace(/^sync:/, "sync with ");
+
+/// A delete keeps the contact in the trash, so it asks nothing and offers
+/// Undo; where the trash keeps nothing, a delete is for good, so it asks.
+async function deleteContact(contact, at) {
+  state.info = await api("/api/info");
+  const keeps = state.info.trashDays > 0;
+  if (!keeps && !confirm(`Delete ${contact.displayName}? The trash keeps nothing, so this cannot be undone.`)) return;
+  await send("DELETE", at);
+  state.selected = null;
+  $("detail").replaceChildren(paragraph(`Deleted ${contact.displayName}.`, "hint"));
+  reload({ keepScroll: true });
+  if (keeps) offerUndo(contact);
+}
+
+let undoTimer = 0;
+
+/// The bar shown for a few seconds after a delete: its Undo brings the
+/// contact back from the trash as it was, at its place in the list.
+function offerUndo(contact) {
+  const toast = $("toast");
+  const undo = $("toast-undo");
+  const hide = () => { toast.hidden = true; };
+  clearTimeout(undoTimer);
+  $("toast-text").textContent = `Deleted ${contact.displayName || "(no name)"}.`;
+  undo.hidden = false;
+  undo.setAttribute("aria-label", `Undo deleting ${contact.displayName || "(no name)"}`);
+  undo.onclick = async () => {
+    clearTimeout(undoTimer);
+    undo.disabled = true;
+    try {
+      await send("POST", "/api/trash/restore", { ids: [contact.id] });
+      hide();
+      await reload({ keepScroll: true });
+      await showContact(contact.id);
+    } catch (error) {
+      $("toast-text").textContent = error.message;
+      undo.hidden = true;
+      undoTimer = setTimeout(hide, UNDO_MS);
+    } finally {
+      undo.disabled = false;
+    }
+  };
+  toast.hidden = false;
+  undoTimer = setTimeout(hide, UNDO_MS);
+}
+
+async function openTrash() {
+  $("trash").showModal();
+  await refreshTrash();
+}
+
+/// The deleted contacts, newest first, each with Restore; `note` says
+/// what was just done.
+async function refreshTrash(note = "") {
+  const status = $("trash-status");
+  status.textContent = note || "Looking in the trash…";
+  try {
+    const [trashed, info] = await Promise.all([api("/api/trash"), api("/api/info")]);
+    state.info = info;
+    $("trash-days").textContent = info.trashDays === 0
+      ? "The trash keeps nothing: a deleted contact is gone at once (`contactsdb settings trash-days N` makes it keep N days)."
+      : `A deleted contact is kept here ${info.trashDays} day${info.trashDays === 1 ? "" : "s"}.`;
+    const count = trashed.length ? `${trashed.length} deleted contact${trashed.length === 1 ? "" : "s"}.` : "The trash is empty.";
+    status.textContent = [note, count].filter(Boolean).join(" ");
+    $("trash-list").replaceChildren(...trashed.map(trashRow));
+  } catch (error) {
+    status.textContent = error.message;
+  }
+}
+
+function trashRow(entry) {
+  const li = document.createElement("li");
+  li.dataset.id = entry.id;
+  const name = document.createElement("strong");
+  name.textContent = entry.name || "(no name)";
+  const about = paragraph(`${entry.book} · deleted `, "reasons");
+  about.append(timeElement(entry.deletedAt), ` by ${byName(entry.by)}`);
+  const restore = document.createElement("button");
+  restore.type = "button";
+  restore.textContent = "Restore";
+  restore.setAttribute("aria-label", `Restore ${name.textContent}`);
+  restore.addEventListener("click", () => restoreFromTrash(entry, li, false));
+  li.append(name, about, restore);
+  return li;
+}
+
+/// Brings a contact back under its id; when another contact has that id
+/// now, says so and offers to bring it back as a new contact.
+async function restoreFromTrash(entry, li, asNew) {
+  const name = entry.name || "(no name)";
+  try {
+    const result = await send("POST", "/api/trash/restore", { ids: [entry.id], asNew });
+    const gone = result.goneBooks.length ? ` Its book is gone: it is in ${result.defaultBook} now.` : "";
+    await refreshTrash(`Restored ${name}.${gone}`);
+    await reload({ keepScroll: true });
+    await showContact(result.ids[0], { quiet: true });
+  } catch (error) {
+    $("trash-status").textContent = error.message;
+    if (error.status !== 409 || asNew || li.querySelector(".as-new")) return;
+    const again = document.createElement("button");
+    again.type = "button";
+    again.className = "as-new";
+    again.textContent = "Restore as new";
+    again.setAttribute("aria-label", `Restore ${name} as a new contact`);
+    again.addEventListener("click", () => restoreFromTrash(entry, li, true));
+    li.append(again);
+  }
+}
+
+/// The History section of a contact's page, filled when its versions
+/// come: newest (the current one) first, each with when, by what and the
+/// fields it changed, and each earlier one with Restore.
+function historySection(id) {
+  const section = document.createElement("section");
+  section.className = "history";
+  section.setAttribute("aria-labelledby", "history-title");
+  const title = document.createElement("h3");
+  title.id = "history-title";
+  title.textContent = "History";
+  const list = document.createElement("ol");
+  list.className = "plain";
+  list.setAttribute("aria-label", "Versions");
+  section.append(title, list);
+  api("/api/history?id=" + encodeURIComponent(id)).then((versions) => {
+    list.replaceChildren(...versions.map((version, index) => versionRow(id, version, index === 0)));
+  }, (error) => section.append(paragraph(error.message, "error")));
+  return section;
+}
+
+
+function versionRow(id, version, isCurrent) {
+  const li = document.createElement("li");
+  li.dataset.revision = String(version.revision);
+  const by = version.by === null ? "not recorded" : byName(version.by);
+  const about = paragraph(`Revision ${version.revision}${isCurrent ? " (current)" : ""} · `);
+  about.append(timeElement(version.at), ` · ${by}`);
+  const fields = paragraph(`Changed: ${version.fields.map(label).join(", ") || "nothing shown"}`, "reasons");
+  li.append(about, fields);
+  if (!isCurrent) li.append(versionDetails(id, version), restoreVersionButton(id, version));
+  return li;
+}
+
+/// What the version held in the fields it changed, read when opened.
+function versionDetails(id, version) {
+  const details = document.createElement("details");
+  const summary = document.createElement("summary");
+  summary.textContent = "What it held";
+  details.append(summary);
+  details.addEventListener("toggle", async () => {
+    if (!details.open || details.querySelector("dl, .error")) return;
+    try {
+      const { contact } = await api(`/api/history/version?id=${encodeURIComponent(id)}&revision=${version.revision}`);
+      const held = document.createElement("dl");
+      for (const key of version.fields.filter((key) => !hidden.has(key))) {
+        const dt = document.createElement("dt");
+        dt.textContent = label(key);
+        const dd = document.createElement("dd");
+        dd.textContent = describe(contact[key]) || "(empty)";
+        held.append(dt, dd);
+      }
+      details.append(held);
+    } catch (error) {
+      details.append(paragraph(error.message, "error"));
+    }
+  });
+  return details;
+}
+
+/// Makes the contact as it was at this version again, as a new update.
+function restoreVersionButton(id, version) {
+  const button = actionButton("Restore", async () => {
+    await send("POST", `/api/history/restore?id=${encodeURIComponent(id)}&revision=${version.revision}`);
+    await reload({ keepScroll: true });
+    await showContact(id);
+  });
+  button.setAttribute("aria-label", `Restore revision ${version.revision}`);
+  return button;
+}
+
 // MARK: - Changes from any process
 
 function listen() {
@@ -1134,6 +1340,7 @@ function start() {
   $("open-duplicates").addEventListener("click", openDuplicates);
   $("open-sync").addEventListener("click", openSync);
   $("open-birthdays").addEventListener("click", openBirthdays);
+  $("open-trash").addEventListener("click", openTrash);
   reload();
   loadInfo().catch((error) => showSummary(error.message));
   listen();
