@@ -48,6 +48,22 @@ def command_line(usage, **defaults):
     return (os.path.abspath(args[0]), *(option(name, default) for name, default in defaults.items()))
 
 
+def killed(command, delay, env=None):
+    """Runs the command and kills it with SIGKILL after `delay` seconds;
+    True if it ended first. A command that ends with a failure ends the
+    script, naming it."""
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+    try:
+        process.wait(timeout=delay)
+        if process.returncode != 0:
+            sys.exit(f"{' '.join(command[:4])} exited {process.returncode}: {process.stderr.read().decode()}")
+        return True
+    except subprocess.TimeoutExpired:
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+        return False
+
+
 def mkcol(url, user, password, name):
     status = request("MKCOL", url, user, password, MKCOL.format(name).encode())
     if status != 201:

@@ -18,7 +18,6 @@ import json
 import os
 import random
 import re
-import signal
 import subprocess
 import sys
 import tempfile
@@ -45,16 +44,7 @@ def cli(binary, db, *arguments, check=True):
 
 def killed_sync(binary, db, delay):
     """Starts a sync and kills it after `delay` seconds; True if it ended first."""
-    process = subprocess.Popen([binary, "--db", db, "sync"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    try:
-        process.wait(timeout=delay)
-        if process.returncode != 0:
-            sys.exit(f"sync exited {process.returncode}: {process.stderr.read().decode()}")
-        return True
-    except subprocess.TimeoutExpired:
-        process.send_signal(signal.SIGKILL)
-        process.wait()
-        return False
+    return davserver.killed([binary, "--db", db, "sync"], delay)
 
 
 def server_writes(server_folder):
