@@ -186,7 +186,8 @@ extension SyncSession {
         switch decision.write {
         case .nothing: break
         case .insert(let draft):
-            id = try writer.insert(draft, derived, at: href, now: Timestamp.string(from: now))
+            id = try broughtBack(id, as: draft, at: now, writer, db)
+                ?? writer.insert(draft, derived, at: href, now: Timestamp.string(from: now))
         case .replace(let draft):
             try deferred?.stopDeferring(db)
             var unusual = UnusualValues()
@@ -206,6 +207,24 @@ extension SyncSession {
         try note(decision, id: id, at: now, db)
         try state.save(SyncedCard(contactId: id, href: href, etag: etag, revision: decision.revision ?? revision,
                                   base: decision.keepsAgreedBase ? agreed.base : server.jsonText), db)
+    }
+
+    /// A card whose contact was deleted here and is back (its edit there
+    /// beat the deletion, or the server made it again) takes the contact
+    /// out of the trash, so that it keeps its id and its history, and
+    /// makes it the server's version by an update; nil when the trash
+    /// holds no contact of this id from this book.
+    private func broughtBack(_ id: String, as draft: ContactDraft, at now: Date, _ writer: ContactWriter,
+                             _ db: Database) throws -> String? {
+        guard try TrashRecords.rows(ids: [id], db)[id]?.row.bookId == state.book,
+              try ContactReader.stored(ids: [id], db).isEmpty,
+              let entry = try TrashedCards.entries(ids: [id], db).first else { return nil }
+        let (id, pk) = try TrashedCards.bringBack(entry, asNew: false, into: writer, db)
+        let deleted = Contact(entry.draft, regions: try Settings.phoneRegions(db), book: entry.row.bookName,
+                              createdAt: entry.row.createdAt, updatedAt: entry.row.updatedAt, revision: entry.row.revision)
+        try writer.replaceKeepingHistory(pk: pk, draft, createdAt: entry.row.createdAt, updatedAt: now,
+                                         previous: deleted, db)
+        return id
     }
 
     /// The version both sides last agreed on, as stored JSON, and the

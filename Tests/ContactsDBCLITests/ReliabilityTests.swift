@@ -293,6 +293,7 @@ import Testing
             ("0021_person_keys", { db in try db.columns(in: "contact").contains { $0.name == "personAttributes" } }),
             ("0022_trash_history", { db in try db.tableExists("trashedContact") }),
             ("0023_kept_both", { db in try db.tableExists("keptBoth") }),
+            ("0024_contact_returns", { db in try db.tableExists("contactReturn") }),
         ]
         var random = SplitMix64(seed: 13)
         var stops = Array(repeating: 0, count: upgrades.count + 1), killedAfterBackup = 0

@@ -73,13 +73,15 @@ package enum ContactHistory {
     }
 
     /// The contact's kept changes, newest first: those of this contact
-    /// since it was added, and before that only when it was added back
-    /// from the trash (an id deleted and given to a new contact starts a
-    /// history of its own).
+    /// since it was added, and before that only when it came back from
+    /// the trash (an id deleted and given to a new contact starts a
+    /// history of its own). A restore before Schema/0024 recorded no
+    /// return; its write says it.
     private static func changes(of id: String, _ db: Database) throws -> [HistoryRecords.Change] {
         let changes = try HistoryRecords.changes(of: id, db)
         guard let added = try HistoryRecords.addedRevision(of: id, db),
-              try HistoryRecords.writes(of: [added], db)[added]?.by != .restore else { return changes }
+              try HistoryRecords.writes(of: [added], db)[added]?.by != .restore,
+              try !TrashRecords.returned(id, at: added, db) else { return changes }
         return changes.filter { $0.previousRevision >= added }
     }
 

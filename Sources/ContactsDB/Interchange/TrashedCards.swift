@@ -34,6 +34,27 @@ package enum TrashedCards {
         }
     }
 
+    /// Puts a deleted contact back into `writer`'s book as it was when
+    /// deleted (its id, unless `asNew`; its photo, groups, place among the
+    /// favorites, `createdAt` and `updatedAt`) and out of the trash; its
+    /// links are the caller's. Under its own id it keeps its history.
+    ///
+    /// - returns: its id and key.
+    package static func bringBack(_ entry: Entry, asNew: Bool, into writer: ContactWriter,
+                                  _ db: Database) throws -> (id: String, pk: Int64) {
+        var draft = entry.draft
+        if asNew { (draft.id, draft.uid) = (nil, nil) }
+        var unusual = UnusualValues()
+        let id = try writer.insert(try ContactValidator.imported(draft, at: "", counting: &unusual), at: "",
+                                   now: Timestamp.string(from: entry.row.createdAt))
+        let pk = try ContactReader.pks(ids: [id], db)[0]
+        try ContactWriter.setUpdatedAt(entry.row.updatedAt, ofContact: pk, db)
+        if let position = entry.row.favoritePosition { try FavoriteList(db).insert(pk, at: position) }
+        try TrashRecords.remove(pk: entry.pk, db)
+        if !asNew { try TrashRecords.recordReturn(of: id, at: try ChangeLog.revision(db), db) }
+        return (id, pk)
+    }
+
     /// The newest deletion of each id, in the order given.
     ///
     /// - throws: `.notInTrash` naming every id the trash does not hold.

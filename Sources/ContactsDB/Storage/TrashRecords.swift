@@ -124,6 +124,19 @@ package enum TrashRecords {
         try db.cachedStatement(sql: "DELETE FROM trashedContact WHERE pk = ?").execute(arguments: [pk])
     }
 
+    /// Records that the contact `id` came back out of the trash at
+    /// `revision` (Schema/0024), so that its history reads across it.
+    package static func recordReturn(of id: String, at revision: Int, _ db: Database) throws {
+        try db.cachedStatement(sql: "INSERT OR IGNORE INTO contactReturn (contactId, revision) VALUES (?, ?)")
+            .execute(arguments: [id, revision])
+    }
+
+    /// Whether the contact `id` came back out of the trash at `revision`.
+    package static func returned(_ id: String, at revision: Int, _ db: Database) throws -> Bool {
+        try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM contactReturn WHERE contactId = ? AND revision = ?"),
+                          arguments: [id, revision]) ?? false
+    }
+
     /// Drops what was deleted before `date` (everything when nil); returns
     /// how many.
     package static func empty(before date: Date?, _ db: Database) throws -> Int {

@@ -85,7 +85,6 @@ extension ContactStore {
             let entries = try TrashedCards.entries(ids: ids, db).filter { seen.insert($0.row.id).inserted }
             let books = try BookRecords.names(db), defaultBook = try BookRecords.defaultID(db)
             var result = RestoreResult(ids: [], goneBooks: [], defaultBook: nil)
-            var unusual = UnusualValues()
             var writers: [BookRecords.ID: ContactWriter] = [:]
             for entry in entries {
                 let row = entry.row
@@ -98,18 +97,10 @@ extension ContactStore {
                     result.defaultBook = books[defaultBook]
                     if !result.goneBooks.contains(row.bookName) { result.goneBooks.append(row.bookName) }
                 }
-                var draft = entry.draft
-                if asNew { (draft.id, draft.uid) = (nil, nil) }
                 let writer = try writers[book] ?? ContactWriter(db, book: book)
                 writers[book] = writer
-                let id = try writer.insert(
-                    try ContactValidator.imported(draft, at: "", counting: &unusual), at: "",
-                    now: Timestamp.string(from: row.createdAt))
-                let pk = try ContactReader.pks(ids: [id], db)[0]
-                try ContactWriter.setUpdatedAt(row.updatedAt, ofContact: pk, db)
-                if let position = row.favoritePosition { try FavoriteList(db).insert(pk, at: position) }
+                let (id, pk) = try TrashedCards.bringBack(entry, asNew: asNew, into: writer, db)
                 if !asNew { try Self.relink(pk, to: row.linkedIDs, db) }
-                try TrashRecords.remove(pk: entry.pk, db)
                 result.ids.append(id)
             }
             return result

@@ -43,6 +43,26 @@ import Testing
         #expect(text.contains("UID:a") && text.contains("N:Petrova;Anna"))
     }
 
+    /// A contact deleted here whose card the server edited meanwhile comes
+    /// back (an edit beats a deletion) out of the trash, with every
+    /// version it had: none lost to a fresh history.
+    @Test func aCardEditedThereAfterADeletionHereBringsTheContactBackWithItsHistory() throws {
+        let (server, device) = try Scenario.annaSynced()
+        try device.store.update(id: "a") { $0.note = "first note" }
+        try device.store.update(id: "a") { $0.note = "second note" }
+        try device.sync()
+        try device.store.delete(ids: ["a"])
+        server.put("a.vcf", Scenario.card("a", "Anna", "Petrova", note: "edited there"))
+
+        try device.sync()
+        #expect(try device.contact("a")?.note == "edited there")
+        #expect(try device.store.trash().isEmpty)
+        let versions = try device.store.history(id: "a")
+        #expect(versions.first?.by == .sync(remote: "home") && versions.first?.fields == ["note"])
+        let notes = try versions.map { try device.store.contact(id: "a", revision: $0.revision).note }
+        #expect(notes == ["edited there", "second note", "first note", nil])
+    }
+
     @Test func keepBothKeepsTheLocalVersionAsASecondContactPushedAsACardOfItsOwn() throws {
         let server = InMemoryAddressBook()
         server.put("a.vcf", Scenario.card("a", "Anna", "Petrova", tel: "+79123456789"))
