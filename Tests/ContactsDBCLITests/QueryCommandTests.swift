@@ -24,6 +24,18 @@ import Testing
         }
     }
 
+    /// `--has` takes the library's attributes and no other name: each one
+    /// filters by its own bit, and the help lists them all.
+    @Test func hasTakesEachAttributeOfTheLibrary() throws {
+        for attribute in ContactAttribute.allCases {
+            let options = try QueryOptions.parse(["--has", attribute.rawValue])
+            #expect(try options.makeQuery().filters == [.has(attribute.bit)], "\(attribute)")
+        }
+        #expect(throws: (any Error).self) { try QueryOptions.parse(["--has", "fax"]) }
+        let help = QueryOptions.helpMessage(columns: 400)
+        #expect(help.contains("values: " + ContactAttribute.allCases.map(\.rawValue).joined(separator: ", ")), "\(help)")
+    }
+
     @Test func globalDatabaseOptionMovesBehindTheCommand() {
         #expect(movingGlobalOptions(["--db", "x.sqlite", "query", "--count"]) == ["query", "--count", "--db", "x.sqlite"])
         #expect(movingGlobalOptions(["--db=x.sqlite", "delete", "a", "--", "-b"]) == ["delete", "a", "--db=x.sqlite", "--", "-b"])

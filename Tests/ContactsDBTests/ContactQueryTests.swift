@@ -22,7 +22,7 @@ import Testing
     /// every text filter, alone and ANDed with the others.
     static let filterSets: [[ContactFilter]] = {
         var sets: [[ContactFilter]] = [[]]
-        sets += ContactAttributes.named.map { [.has($0.attribute)] }
+        sets += ContactAttribute.allCases.map { [.has($0.bit)] }
         sets += [
             [.has([.telegram, .phone, .email])],
             [.has([.telegram, .whatsapp, .phone, .email])],
@@ -270,15 +270,15 @@ struct ReferenceModel {
         func fold(_ text: String) -> String { Collation.fold(text) }
         switch filter {
         case .has(let attributes):
-            return ContactAttributes.named.allSatisfy { name, attribute in
-                guard attributes.contains(attribute) else { return true }
-                switch name {
-                case "phone": return !draft.phones.isEmpty
-                case "email": return !draft.emails.isEmpty
-                case "address": return !draft.addresses.isEmpty
-                case "photo": return draft.photo != nil
-                case "birthday": return draft.birthday != nil
-                default: return draft.messengers.contains { $0.service == name }
+            return ContactAttribute.allCases.allSatisfy { attribute in
+                guard attributes.contains(attribute.bit) else { return true }
+                switch attribute.holder {
+                case .phones: return !draft.phones.isEmpty
+                case .emails: return !draft.emails.isEmpty
+                case .addresses: return !draft.addresses.isEmpty
+                case .messenger(let service): return draft.messengers.contains { $0.service == service.rawValue }
+                case .photo: return draft.photo != nil
+                case .birthday: return draft.birthday != nil
                 }
             }
         case .namePrefix(let text):

@@ -71,17 +71,20 @@ enum HealthChecks {
     /// True when each contact's attribute bits say what its children hold
     /// (queries skip the child tables its bits rule out).
     private static let attributesMatchSQL: String = {
-        let held = ContactAttributes.named.map { name, attribute in
-            let held = switch name {
-            case "phone", "email", "address": "EXISTS (SELECT 1 FROM \(name) WHERE contactPk = contact.pk)"
-            case "photo": "EXISTS (SELECT 1 FROM contactPhoto WHERE contactPk = contact.pk)"
-            case "birthday": "(birthday IS NOT NULL)"
-            default: "EXISTS (SELECT 1 FROM messenger WHERE contactPk = contact.pk AND service = '\(name)')"
+        func rows(_ table: String) -> String { "EXISTS (SELECT 1 FROM \(table) WHERE contactPk = contact.pk)" }
+        let held = ContactAttribute.allCases.map { attribute in
+            let held = switch attribute.holder {
+            case .phones: rows("phone")
+            case .emails: rows("email")
+            case .addresses: rows("address")
+            case .messenger(let service):
+                "EXISTS (SELECT 1 FROM messenger WHERE contactPk = contact.pk AND service = '\(service.rawValue)')"
+            case .photo: rows("contactPhoto")
+            case .birthday: "(birthday IS NOT NULL)"
             }
-            return "\(held) * \(attribute.rawValue)"
+            return "\(held) * \(attribute.bit.rawValue)"
         }
-        let lists = CardList.all.map(\.table)
-            .map { "EXISTS (SELECT 1 FROM \($0) WHERE contactPk = contact.pk)" }.joined(separator: " OR ")
+        let lists = CardList.all.map(\.table).map(rows).joined(separator: " OR ")
         let heldLists = "(\(lists)) * \(ContactAttributes.cardLists.rawValue)"
         // And each linked card holds its person's union (Schema/0021).
         return """

@@ -3,12 +3,8 @@ import ContactsDB
 
 /// The filters, sort and page of a query, shared by `query` and `watch`.
 struct QueryOptions: ParsableArguments {
-    enum Attribute: String, ExpressibleByArgument, CaseIterable {
-        case phone, email, address, telegram, whatsapp, viber, signal, threema, photo, birthday
-    }
-
     @Option(help: "Only contacts that have this; repeat to require several.")
-    var has: [Attribute] = []
+    var has: [ContactAttribute] = []
     @Option(help: "A prefix of any word of the first name, last name or company (case and accents ignored), of its Latin transliteration (ivan finds Иван, kim 김), or Hangul initial consonants (ㅎㄱㄷ finds 홍길동).")
     var name: String?
     @Option(help: "A phone number, or at least 3 of its digits, written any way.")
@@ -50,10 +46,7 @@ struct QueryOptions: ParsableArguments {
     func makeQuery() throws -> ContactQuery {
         var query = ContactQuery()
         if !has.isEmpty {
-            let attributes = has.reduce(into: ContactAttributes()) { result, attribute in
-                result.formUnion(ContactAttributes.named.first { $0.name == attribute.rawValue }!.attribute)
-            }
-            query = query.filter(.has(attributes))
+            query = query.filter(.has(ContactAttributes(has.map(\.bit))))
         }
         let textFilters: [(String?, (String) -> ContactFilter)] = [
             (name, ContactFilter.namePrefix), (phone, ContactFilter.phone), (text, ContactFilter.text),
@@ -83,3 +76,6 @@ struct QueryOptions: ParsableArguments {
         }
     }
 }
+
+/// `--has` takes the library's attributes, names and all.
+extension ContactAttribute: ExpressibleByArgument {}
