@@ -17,6 +17,29 @@ import ContactsDBBench
         }
     }
 
+    /// One declaration of `--book`: once where contacts go in or a group
+    /// is found, repeatable where a listing covers books, each with its help.
+    @Test func bookNamesOneBookWhereContactsGoInAndSeveralForAListing() throws {
+        let add = try #require(try ContactsDBCommand.parseAsRoot(["add", "--first-name", "A", "--book", "work"])
+            as? ContactsDBCommand.Add)
+        #expect(add.book.name == "work")
+        do {
+            _ = try ContactsDBCommand.parseAsRoot(["add", "--first-name", "A", "--book", "work", "--book", "home"])
+            Issue.record("two books for add parsed")
+        } catch {
+            #expect(ContactsDBCommand.exitCode(for: error).rawValue == 64)
+            #expect(ContactsDBCommand.message(for: error).contains("Please give --book once"))
+        }
+        let query = try #require(try ContactsDBCommand.parseAsRoot(["query", "--book", "work", "--book", "home"])
+            as? ContactsDBCommand.Query)
+        #expect(query.filters.books.names == ["work", "home"])
+        #expect(try query.filters.makeQuery().bookNames == ["work", "home"])
+        let trash = try #require(try ContactsDBCommand.parseAsRoot(["trash"]) as? ContactsDBCommand.Trash.List)
+        #expect(trash.books.names == nil)
+        #expect(ContactsDBCommand.Add.helpMessage(columns: 400).contains(OneBook.help))
+        #expect(ContactsDBCommand.Query.helpMessage(columns: 400).contains(SeveralBooks.help))
+    }
+
     @Test func booksHoldTheirContactsAcrossRestarts() throws {
         let db = directory.path("contacts.sqlite")
         #expect(try cli.run(db: db, ["book", "list", "--format", "json"]).stdout

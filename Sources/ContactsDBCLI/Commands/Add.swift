@@ -9,7 +9,7 @@ extension ContactsDBCommand {
 
         @OptionGroup var database: DatabaseOptions
         @OptionGroup var input: ContactInputOptions
-        @OptionGroup var book: BookOption
+        @OptionGroup var book: BookOption<OneBook>
 
         func validate() throws {
             if input.jsonFile == nil && !input.hasFieldFlags {
@@ -27,7 +27,7 @@ extension ContactsDBCommand {
                 drafts = [draft]
             }
             let store = try database.openStore()
-            for contact in try store.add(drafts, toBook: book.book) { print(contact.id) }
+            for contact in try store.add(drafts, toBook: book.name) { print(contact.id) }
         }
     }
 }

@@ -31,7 +31,7 @@ extension ContactsDBCommand {
         @Option(help: ArgumentHelp("The first day, YYYY-MM-DD (default: today).", valueName: "date"))
         var from: String?
         @Option(help: "Output format.") var format: Format = .table
-        @OptionGroup var books: BookFilterOption
+        @OptionGroup var books: BookOption<SeveralBooks>
 
         func validate() throws {
             guard (0...Self.longestSpan).contains(within) else {
@@ -43,7 +43,7 @@ extension ContactsDBCommand {
         func run() throws {
             let store = try database.openStore()
             guard format != .ics else { return try writeCalendar(store) }
-            let dates = try store.upcomingDates(from: try start(), within: within, inBooks: books.books)
+            let dates = try store.upcomingDates(from: try start(), within: within, inBooks: books.names)
             switch format {
             case .ics:
                 break  // written above: the calendar holds every date, whatever the span
@@ -66,7 +66,7 @@ extension ContactsDBCommand {
 
         /// The calendar on stdout; the dates it leaves out counted on stderr.
         private func writeCalendar(_ store: ContactStore) throws {
-            let calendar = try store.birthdayCalendar(inBooks: books.books)
+            let calendar = try store.birthdayCalendar(inBooks: books.names)
             StandardOutput.write(calendar.text)
             try StandardOutput.finish()
             if calendar.leftOut > 0 {

@@ -19,13 +19,13 @@ extension ContactsDBCommand {
         }
 
         @OptionGroup var database: DatabaseOptions
-        @OptionGroup var books: BookFilterOption
+        @OptionGroup var books: BookOption<SeveralBooks>
         @Option(help: ArgumentHelp("The token a previous run printed.", valueName: "token")) var since: String?
         @Option(help: "Output format.") var format: Format = .table
 
         func run() throws {
             let store = try database.openStore()
-            let set = try store.changes(since: try since.map(store.changeToken), inBooks: books.books)
+            let set = try store.changes(since: try since.map(store.changeToken), inBooks: books.names)
             let token = set.token.description
             switch format {
             case .table:

@@ -16,12 +16,12 @@ extension ContactsDBCommand {
                 """)
 
         @OptionGroup var database: DatabaseOptions
-        @OptionGroup var books: BookFilterOption
+        @OptionGroup var books: BookOption<SeveralBooks>
         @Option(help: "Output format.") var format: ListFormat = .table
 
         func run() throws {
             let store = try database.openStore()
-            let sets = try store.duplicates(inBooks: books.books)
+            let sets = try store.duplicates(inBooks: books.names)
             try RecordList.print(sets, as: format, empty: "No duplicates.", header: ["CONFIDENCE", "CONTACTS", "IDS", "REASONS"],
                                  row: { sets in
                 let names = Dictionary(try store.contacts(ids: sets.flatMap(\.ids)).map { ($0.id, $0.displayName) },

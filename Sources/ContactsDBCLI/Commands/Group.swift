@@ -17,10 +17,10 @@ extension ContactsDBCommand {
             static let configuration = CommandConfiguration(commandName: "create", abstract: "Create a group.")
             @OptionGroup var database: DatabaseOptions
             @Argument(help: "The group's name.") var name: String
-            @OptionGroup var book: BookOption
+            @OptionGroup var book: BookOption<OneBook>
 
             func run() throws {
-                try database.openStore().createGroup(named: name, inBook: book.book)
+                try database.openStore().createGroup(named: name, inBook: book.name)
                 print("Created the group \"\(name)\".")
             }
         }
@@ -30,10 +30,10 @@ extension ContactsDBCommand {
             @OptionGroup var database: DatabaseOptions
             @Argument(help: "The group's name.") var name: String
             @Argument(help: "Its new name.") var newName: String
-            @OptionGroup var book: BookOption
+            @OptionGroup var book: BookOption<OneBook>
 
             func run() throws {
-                try database.openStore().renameGroup(name, to: newName, inBook: book.book)
+                try database.openStore().renameGroup(name, to: newName, inBook: book.name)
                 print("Renamed the group \"\(name)\" to \"\(newName)\".")
             }
         }
@@ -42,10 +42,10 @@ extension ContactsDBCommand {
             static let configuration = CommandConfiguration(commandName: "delete", abstract: "Delete a group; its contacts stay.")
             @OptionGroup var database: DatabaseOptions
             @Argument(help: "The group's name.") var name: String
-            @OptionGroup var book: BookOption
+            @OptionGroup var book: BookOption<OneBook>
 
             func run() throws {
-                try database.openStore().deleteGroup(named: name, inBook: book.book)
+                try database.openStore().deleteGroup(named: name, inBook: book.name)
                 print("Deleted the group \"\(name)\".")
             }
         }
@@ -56,7 +56,7 @@ extension ContactsDBCommand {
 
             func run() throws {
                 try membership.database.openStore().addContacts(ids: membership.contacts.ids, toGroup: membership.name,
-                                                                  inBook: membership.book.book)
+                                                                  inBook: membership.book.name)
                 print("Added \(membership.summary) to \"\(membership.name)\".")
             }
         }
@@ -67,7 +67,7 @@ extension ContactsDBCommand {
 
             func run() throws {
                 try membership.database.openStore().removeContacts(ids: membership.contacts.ids, fromGroup: membership.name,
-                                                                     inBook: membership.book.book)
+                                                                     inBook: membership.book.name)
                 print("Removed \(membership.summary) from \"\(membership.name)\".")
             }
         }
@@ -77,7 +77,7 @@ extension ContactsDBCommand {
             @OptionGroup var database: DatabaseOptions
             @Argument(help: "The group's name.") var name: String
             @OptionGroup var contacts: ContactIDs
-            @OptionGroup var book: BookOption
+            @OptionGroup var book: BookOption<OneBook>
 
             var summary: String { "\(contacts.ids.count) contact\(contacts.ids.count == 1 ? "" : "s")" }
         }

@@ -21,7 +21,7 @@ extension ContactsDBCommand {
         var skipInvalid = false
         @Option(help: "What becomes of a contact whose id is here already: fail the import, update it to the card as read (a contact equal to its card is not written), or skip it.")
         var existing = ExistingContacts.fail
-        @OptionGroup var book: BookOption
+        @OptionGroup var book: BookOption<OneBook>
         @OptionGroup var threads: WorkerOptions
 
         func run() throws {
@@ -35,7 +35,7 @@ extension ContactsDBCommand {
             let store = try database.openStore(threads: threads)
             let progress = Terminal.ProgressBar(label: "Importing")
             let report = try store.importContacts(
-                from: inputs, intoBook: book.book, skippingInvalid: skipInvalid, existing: existing, progress: progress.update)
+                from: inputs, intoBook: book.name, skippingInvalid: skipInvalid, existing: existing, progress: progress.update)
             progress.finish()
             for skipped in report.skipped { Terminal.printNotice("Skipped \(skipped)") }
             if !report.unusual.keptNothingUnusual {

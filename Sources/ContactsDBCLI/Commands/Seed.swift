@@ -15,7 +15,7 @@ extension ContactsDBCommand {
 
         @OptionGroup var database: DatabaseOptions
         @Argument(help: "A JSON file in the seed format; - for stdin.") var file: String?
-        @OptionGroup var book: BookOption
+        @OptionGroup var book: BookOption<OneBook>
 
         func run() throws {
             let source = file.map(InputFile.displayName) ?? BundledSeed.source
@@ -24,9 +24,9 @@ extension ContactsDBCommand {
             let progress = Terminal.ProgressBar(label: "Seeding")
             let outcome: SeedOutcome
             switch file {
-            case nil: outcome = try store.seed(BundledSeed.data, source: source, intoBook: book.book, progress: progress.update)
-            case "-": outcome = try store.seed(try InputFile.read("-"), source: source, intoBook: book.book, progress: progress.update)
-            case let path?: outcome = try store.seed(fromFileAt: path, intoBook: book.book, progress: progress.update)
+            case nil: outcome = try store.seed(BundledSeed.data, source: source, intoBook: book.name, progress: progress.update)
+            case "-": outcome = try store.seed(try InputFile.read("-"), source: source, intoBook: book.name, progress: progress.update)
+            case let path?: outcome = try store.seed(fromFileAt: path, intoBook: book.name, progress: progress.update)
             }
             progress.finish()
             switch outcome {

@@ -15,12 +15,12 @@ extension ContactsDBCommand {
             static let configuration = CommandConfiguration(
                 commandName: "list", abstract: "List the deleted contacts the trash holds, newest first.")
             @OptionGroup var database: DatabaseOptions
-            @OptionGroup var books: BookFilterOption
+            @OptionGroup var books: BookOption<SeveralBooks>
             @OptionGroup var output: OutputOptions
 
             func run() throws {
                 let store = try database.openStore()
-                let trashed = try store.trash(inBooks: books.books)
+                let trashed = try store.trash(inBooks: books.names)
                 if try store.trashDays() == 0 {
                     Terminal.printNotice("The trash keeps nothing: `contactsdb settings trash-days N` makes it keep N days.")
                 }

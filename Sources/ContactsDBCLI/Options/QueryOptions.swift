@@ -20,8 +20,7 @@ struct QueryOptions: ParsableArguments {
     @Option(help: "Only this section of the index (A, Ж, ㄱ, #).") var section: String?
     @Flag(help: "Only favorites.") var favorite = false
     @Option(help: "Only members of a group of this name.") var group: String?
-    @Option(help: ArgumentHelp("Only contacts of this address book; repeat for several.", valueName: "name"))
-    var book: [String] = []
+    @OptionGroup var books: BookOption<SeveralBooks>
 
     @Option(help: ArgumentHelp(
         "name (the sectioned default), first-name, last-name or company, with :asc (default) or :desc.",
@@ -57,7 +56,7 @@ struct QueryOptions: ParsableArguments {
         for case let (value?, filter) in textFilters { query = query.filter(filter(value)) }
         if favorite { query = query.filter(.favorite) }
         if let group { query = query.filter(.group(group)) }
-        if !book.isEmpty { query = query.filter(.books(book)) }
+        if let books = books.names { query = query.filter(.books(books)) }
         let sort = try parsedSort()
         return query.sorted(by: sort.key, descending: sort.descending).page(limit: limit, offset: offset)
     }
