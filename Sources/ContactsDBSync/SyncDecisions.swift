@@ -286,7 +286,7 @@ enum CardIdentity: Equatable {
     /// contact's edit, which follows it to its new book while the card
     /// here is still deleted; a contact of another book with no record
     /// here is another card of one UID (two accounts).
-    static func changes(contactIn contactBook: BookRecords.ID, syncedBook: BookRecords.ID, hasRecord: Bool) -> Bool {
+    static func changes(contactIn contactBook: BookID, syncedBook: BookID, hasRecord: Bool) -> Bool {
         contactBook == syncedBook || hasRecord
     }
 }

@@ -17,7 +17,7 @@ import GRDB
 package struct ImportPipeline {
     var inputs: [ImportInput]
     /// The book the contacts go into; nil for the default book.
-    var book: BookRecords.ID?
+    var book: BookID?
     /// Skip records that cannot be read, fail validation or repeat a taken
     /// id, and report them, instead of failing the import.
     var skippingInvalid = false

@@ -62,7 +62,7 @@ enum SeedImporter {
 
     /// Imports `input` into `book` (nil: the default book) unless a seed of
     /// the same bytes was imported before.
-    static func seed(_ input: ImportInput, book: BookRecords.ID?, progress: ImportProgress?, _ db: Database) throws -> SeedOutcome {
+    static func seed(_ input: ImportInput, book: BookID?, progress: ImportProgress?, _ db: Database) throws -> SeedOutcome {
         let checksum = try input.withBytes { Checksum.sha256(UnsafeRawBufferPointer($0.bytes)) }
         if let earlier = try SeedRecords.all(db).first(where: { $0.checksum == checksum }) {
             return .alreadyImported(earlier)

@@ -80,11 +80,11 @@ package enum ChangeLog {
     /// never saw it.
     /// With `books`, only the contacts of those books, and the deletions
     /// of contacts that were in them.
-    package static func changes(after revision: Int?, inBooks books: [BookRecords.ID]? = nil, _ db: Database) throws
+    package static func changes(after revision: Int?, inBooks books: [BookID]? = nil, _ db: Database) throws
         -> [ContactChange]
     {
         var changes: [ContactChange] = []
-        let inBooks = books.map { "[" + $0.map(String.init).joined(separator: ",") + "]" }
+        let inBooks = BookRecords.jsonArray(books)
         guard let revision else {
             try db.forEachRow("""
                 SELECT id, revision FROM contact WHERE ?1 IS NULL OR bookId IN (SELECT value FROM json_each(?1))

@@ -14,7 +14,7 @@ struct QueryPlan: Hashable {
     /// The books the query names, by name as given: looked up by their
     /// names folded in full (``BookRecords/id(named:_:)``), which SQL
     /// cannot do, then bound as constants.
-    var books: [String: BookRecords.ID] = [:]
+    var books: [String: BookID] = [:]
     /// The marked forms of Latin words (``SearchKeys/cyrillicMark``) that
     /// begin no stored key, left out of the SQL: most words begin no
     /// Cyrillic name, and each form left in costs every row scanned.
@@ -122,11 +122,11 @@ extension ContactQuery {
         private mutating func addBooks(_ names: [String]) {
             // One book is a constant to the planner, whose own index then
             // gives the default order too. A book no plan found is none.
-            let ids = names.map { plan.books[$0] ?? 0 }
+            let ids = names.map { plan.books[$0] ?? BookID(rawValue: 0) }
             if ids.count == 1 {
                 add("contact.bookId = ?", [ids[0]])
             } else {
-                add("contact.bookId IN (SELECT value FROM json_each(?))", ["[" + ids.map(String.init).joined(separator: ",") + "]"])
+                add("contact.bookId IN (SELECT value FROM json_each(?))", [BookRecords.jsonArray(ids)])
             }
         }
 

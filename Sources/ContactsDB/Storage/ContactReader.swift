@@ -7,7 +7,7 @@ package struct StoredContact {
     package var attributes: ContactAttributes
     package var contact: Contact
     /// The id of its book.
-    package var book: BookRecords.ID = 0
+    package var book = BookID(rawValue: 0)
 }
 
 /// Reads contacts with their children in a fixed number of statements:
@@ -54,7 +54,7 @@ package enum ContactReader {
 
     /// The contacts of `book` whose cards have these UIDs (their uid, else
     /// their id), without children.
-    package static func stored(cardUIDs uids: [String], inBook book: BookRecords.ID, _ db: Database) throws -> [StoredContact] {
+    package static func stored(cardUIDs uids: [String], inBook book: BookID, _ db: Database) throws -> [StoredContact] {
         try fetch("""
             SELECT \(contactColumns) FROM contact
             WHERE bookId = ?2 AND (uid IN (SELECT value FROM json_each(?1))
@@ -82,7 +82,7 @@ package enum ContactReader {
                 createdAt: Timestamp.date(from: row.text(10)) ?? Date(timeIntervalSince1970: 0),
                 updatedAt: Timestamp.date(from: row.text(11)) ?? Date(timeIntervalSince1970: 0),
                 revision: row.int(14), hasPhoto: ContactAttributes(rawValue: row.int(13)).contains(.photo),
-                book: books[row.int64(bookColumn)] ?? "", uid: row.optionalText(bookColumn + 1)), book: row.int64(bookColumn)))
+                book: books[row.bookID(bookColumn)] ?? "", uid: row.optionalText(bookColumn + 1)), book: row.bookID(bookColumn)))
         }
         return result
     }
@@ -131,7 +131,7 @@ package enum ContactReader {
     }
 
     /// The keys of every contact of a book.
-    package static func pks(inBook book: BookRecords.ID, _ db: Database) throws -> [Int64] {
+    package static func pks(inBook book: BookID, _ db: Database) throws -> [Int64] {
         try Int64.fetchAll(db.cachedStatement(sql: "SELECT pk FROM contact WHERE bookId = ?"), arguments: [book])
     }
 

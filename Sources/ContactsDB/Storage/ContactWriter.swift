@@ -5,7 +5,7 @@ import GRDB
 /// once for a whole write transaction. New contacts go into one book.
 package final class ContactWriter {
     /// The book new contacts go into.
-    package let book: BookRecords.ID
+    package let book: BookID
     /// Whether a contact whose id is another book's contact's takes a new id
     /// and keeps the one it came with as its card's UID (SPEC: the same
     /// card may be in two books), rather than failing as a typed id does.
@@ -34,7 +34,7 @@ package final class ContactWriter {
 
     /// - parameter book: the book new contacts go into; nil for the
     ///   default book.
-    package init(_ db: Database, book: BookRecords.ID? = nil) throws {
+    package init(_ db: Database, book: BookID? = nil) throws {
         let book = try book ?? BookRecords.defaultID(db)
         self.book = book
         self.db = db
@@ -159,7 +159,7 @@ package final class ContactWriter {
                 insertContact.bindText(UnsafeRawBufferPointer(id), at: next + 3)
                 insertContact.bind(Int64(revision), at: next + 2)
                 insertContact.bind(Int64(revision), at: next + 4)
-                insertContact.bind(book, at: next + 5)
+                insertContact.bind(book.rawValue, at: next + 5)
                 insertContact.bindCopying(uid, at: next + 6)
                 insertContact.bind(contact.isFavorite ? 1 : 0, at: next + 7)
                 try now.withUTF8 { now in
@@ -172,8 +172,8 @@ package final class ContactWriter {
     }
 
     /// The book of the contact with this id, if there is one.
-    private func book(ofID id: String) throws -> BookRecords.ID? {
-        try BookRecords.ID.fetchOne(db.cachedStatement(sql: "SELECT bookId FROM contact WHERE id = ?"), arguments: [id])
+    private func book(ofID id: String) throws -> BookID? {
+        try BookID.fetchOne(db.cachedStatement(sql: "SELECT bookId FROM contact WHERE id = ?"), arguments: [id])
     }
 
     /// An id for a card whose UID is another book's contact's id: the UID
@@ -229,7 +229,7 @@ package final class ContactWriter {
 
     /// Puts the contact into another book, out of its groups (a group holds
     /// contacts of its own book); its revision moves, as for any change.
-    package static func setBook(_ book: BookRecords.ID, ofContact pk: Int64, _ db: Database) throws {
+    package static func setBook(_ book: BookID, ofContact pk: Int64, _ db: Database) throws {
         try db.cachedStatement(sql: "DELETE FROM groupMember WHERE contactPk = ?").execute(arguments: [pk])
         try db.cachedStatement(sql: "UPDATE contact SET bookId = ? WHERE pk = ?").execute(arguments: [book, pk])
     }
@@ -254,7 +254,7 @@ package final class ContactWriter {
     /// first saved SQLite a tenth of its time for them and cost more in
     /// comparisons than that.
     private func writeChildren(
-        _ rows: [(pk: Int64, contact: Int)], of contacts: UnsafeBufferPointer<NewContact>, inBook book: BookRecords.ID
+        _ rows: [(pk: Int64, contact: Int)], of contacts: UnsafeBufferPointer<NewContact>, inBook book: BookID
     ) throws {
         for (table, insert) in insertChildren {
             for row in rows { try contacts[row.contact].rows.insert(table, pk: row.pk, with: insert) }

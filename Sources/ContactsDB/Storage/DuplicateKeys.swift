@@ -134,7 +134,7 @@ package enum DuplicateKeys {
     /// name does not differ), the first in the default order; nil where
     /// none is. The child tables are read once for all, whatever their
     /// count.
-    package static func certainMatches(of identities: [Identity], inBook book: BookRecords.ID, _ db: Database) throws
+    package static func certainMatches(of identities: [Identity], inBook book: BookID, _ db: Database) throws
         -> [(pk: Int64, id: String)?]
     {
         let wanted = Set(identities.flatMap(\.keys))

@@ -5,12 +5,12 @@ import GRDB
 /// are; names are unique in their book whatever their case.
 package struct GroupWriter {
     /// The book whose groups a group card names and a new group joins.
-    package let book: BookRecords.ID
+    package let book: BookID
     private let insertGroup, insertMember, joinPending, forgetPending: SQLiteStatement
     /// The groups a write creates are created at the write's time.
     private let now = Timestamp.string(from: Date())
 
-    init(_ db: Database, book: BookRecords.ID) throws {
+    init(_ db: Database, book: BookID) throws {
         self.book = book
         // The uid is made only when the group is: a membership of a group
         // that exists costs no UUID.
@@ -40,7 +40,7 @@ package struct GroupWriter {
     /// Creates the group, with `uid` or a new random UUID, unless one has
     /// its name in any case.
     func create(_ name: String, uid: String? = nil) throws {
-        try insertGroup.execute(.text(name), .text(Text.groupKey(name)), .text(now), .text(uid), .int(Int(book)))
+        try insertGroup.execute(.text(name), .text(Text.groupKey(name)), .text(now), .text(uid), .int(Int(book.rawValue)))
     }
 
     /// A random (version 4) UUID, lower-case, as Schema/0015 gave the
@@ -54,8 +54,8 @@ package struct GroupWriter {
     /// named its card's UID before it arrived.
     func joinPendingGroups(_ contact: Int64, cardUID: String) throws {
         let member = GroupCard.memberPrefix + cardUID
-        try joinPending.execute(.int(Int(contact)), .text(member), .int(Int(book)))
-        try forgetPending.execute(.text(member), .int(Int(book)))
+        try joinPending.execute(.int(Int(contact)), .text(member), .int(Int(book.rawValue)))
+        try forgetPending.execute(.text(member), .int(Int(book.rawValue)))
     }
 
     /// Takes a group card in (SPEC §Groups as address books hold them):
@@ -123,7 +123,7 @@ package struct GroupWriter {
 
     /// `name` where no group of `book` has it in any case, else the first
     /// of `name (2)`, `name (3)`, … that is free.
-    static func freeName(for name: String, book: BookRecords.ID, _ db: Database) throws -> String {
+    static func freeName(for name: String, book: BookID, _ db: Database) throws -> String {
         var candidate = name, number = 1
         while try pk(named: candidate, book: book, db) != nil {
             number += 1
@@ -134,7 +134,7 @@ package struct GroupWriter {
 
     /// The contact of this book whose card has `uid`: by its own uid, else
     /// by its id where it has none.
-    private static func contactPK(cardUID uid: String, book: BookRecords.ID, _ db: Database) throws -> Int64? {
+    private static func contactPK(cardUID uid: String, book: BookID, _ db: Database) throws -> Int64? {
         try Int64.fetchOne(db.cachedStatement(sql: """
             SELECT pk FROM contact WHERE uid = ?2 AND bookId = ?1
             UNION ALL SELECT pk FROM contact WHERE id = ?2 AND uid IS NULL AND bookId = ?1
@@ -145,37 +145,37 @@ package struct GroupWriter {
     /// Every group of `book` (nil: of every book) as a group card: its
     /// members, contacts first (in the default order), then those that wait
     /// or name no contact.
-    package static func cards(book: BookRecords.ID?, _ db: Database) throws -> [GroupCard] {
+    package static func cards(book: BookID?, _ db: Database) throws -> [GroupCard] {
         try cards(pk: nil, book: book, db)
     }
 
     /// The group of `uid` in `book`, as a group card.
-    package static func card(uid: String, book: BookRecords.ID, _ db: Database) throws -> GroupCard? {
+    package static func card(uid: String, book: BookID, _ db: Database) throws -> GroupCard? {
         guard let pk = try pk(uid: uid, book: book, db) else { return nil }
         return try cards(pk: pk, book: book, db).first
     }
 
     /// Gives the group of `uid` in `book` a new random UID, made as a new
     /// group's is; returns it, nil when there is no such group.
-    package static func renewUID(_ uid: String, book: BookRecords.ID, _ db: Database) throws -> String? {
+    package static func renewUID(_ uid: String, book: BookID, _ db: Database) throws -> String? {
         try String.fetchOne(db, sql: "UPDATE contactGroup SET uid = \(newUIDSQL) WHERE bookId = ? AND uid = ? RETURNING uid",
                             arguments: [book, uid])
     }
 
     /// Deletes the group of `uid` in `book`; its contacts stay.
-    package static func delete(uid: String, book: BookRecords.ID, _ db: Database) throws {
+    package static func delete(uid: String, book: BookID, _ db: Database) throws {
         try db.execute(sql: "DELETE FROM contactGroup WHERE bookId = ? AND uid = ?", arguments: [book, uid])
     }
 
     /// The group of `book` named `name` in any case, as a group card.
-    package static func card(named name: String, book: BookRecords.ID, _ db: Database) throws -> GroupCard? {
+    package static func card(named name: String, book: BookID, _ db: Database) throws -> GroupCard? {
         guard let pk = try pk(named: name, book: book, db) else { return nil }
         return try cards(pk: pk, book: book, db).first
     }
 
     /// One group's card (`pk`), or every group's of `book` (nil: of every
     /// book); each statement reads the rows of those groups only.
-    private static func cards(pk: Int64?, book: BookRecords.ID?, _ db: Database) throws -> [GroupCard] {
+    private static func cards(pk: Int64?, book: BookID?, _ db: Database) throws -> [GroupCard] {
         var cards: [Int64: GroupCard] = [:], order: [Int64] = []
         let groups = "SELECT pk FROM contactGroup WHERE (?1 IS NULL OR pk = ?1) AND (?2 IS NULL OR bookId = ?2)"
         try db.forEachRow("""
@@ -202,22 +202,22 @@ package struct GroupWriter {
 
     /// Adds the contact, which is in `book`, to its group named `name`,
     /// creating the group if need be.
-    func add(_ contact: Int64, inBook book: BookRecords.ID, toGroupNamed name: String) throws {
+    func add(_ contact: Int64, inBook book: BookID, toGroupNamed name: String) throws {
         let key = Text.groupKey(name)
         // The group is nearly always there already: it is made, and joined
         // then, only when joining it finds none (or the contact in it).
-        if try insertMember.executeCountingChanges(.int(Int(contact)), .text(key), .int(Int(book))) == 0,
-           try insertGroup.executeCountingChanges(.text(name), .text(key), .text(now), .null, .int(Int(book))) == 1 {
-            try insertMember.execute(.int(Int(contact)), .text(key), .int(Int(book)))
+        if try insertMember.executeCountingChanges(.int(Int(contact)), .text(key), .int(Int(book.rawValue))) == 0,
+           try insertGroup.executeCountingChanges(.text(name), .text(key), .text(now), .null, .int(Int(book.rawValue))) == 1 {
+            try insertMember.execute(.int(Int(contact)), .text(key), .int(Int(book.rawValue)))
         }
     }
 
-    static func pk(named name: String, book: BookRecords.ID, _ db: Database) throws -> Int64? {
+    static func pk(named name: String, book: BookID, _ db: Database) throws -> Int64? {
         try Int64.fetchOne(db.cachedStatement(sql: "SELECT pk FROM contactGroup WHERE bookId = ? AND nameKey = ?"),
                            arguments: [book, Text.groupKey(name)])
     }
 
-    static func pk(uid: String, book: BookRecords.ID, _ db: Database) throws -> Int64? {
+    static func pk(uid: String, book: BookID, _ db: Database) throws -> Int64? {
         try Int64.fetchOne(db.cachedStatement(sql: "SELECT pk FROM contactGroup WHERE bookId = ? AND uid = ?"),
                            arguments: [book, uid])
     }
@@ -227,7 +227,7 @@ package struct GroupWriter {
         .groupExists(name: try String.fetchOne(db, sql: "SELECT name FROM contactGroup WHERE pk = ?", arguments: [pk]) ?? "")
     }
 
-    static func existingPK(named name: String, book: BookRecords.ID, _ db: Database) throws -> Int64 {
+    static func existingPK(named name: String, book: BookID, _ db: Database) throws -> Int64 {
         guard let pk = try pk(named: name, book: book, db) else { throw ContactsDBError.groupNotFound(name: Text.tidy(name)) }
         return pk
     }
@@ -265,8 +265,8 @@ package struct GroupWriter {
     }
 
     /// The book of the group `pk`.
-    static func book(ofGroup pk: Int64, _ db: Database) throws -> BookRecords.ID {
-        try BookRecords.ID.fetchOne(db.cachedStatement(sql: "SELECT bookId FROM contactGroup WHERE pk = ?"), arguments: [pk]) ?? 0
+    static func book(ofGroup pk: Int64, _ db: Database) throws -> BookID {
+        try BookID.fetchOne(db.cachedStatement(sql: "SELECT bookId FROM contactGroup WHERE pk = ?"), arguments: [pk]) ?? BookID(rawValue: 0)
     }
 
     /// Every group with its book, uid and member count, in no particular

@@ -10,7 +10,7 @@ package enum LinkRecords {
     package struct Card: Hashable {
         package var pk: Int64
         package var id: String
-        package var bookId: BookRecords.ID
+        package var bookId: BookID
         package var personId: Int64?
     }
 
@@ -20,7 +20,7 @@ package enum LinkRecords {
         try db.forEachRow("""
             SELECT pk, id, bookId, personId FROM contact WHERE pk IN (SELECT value FROM json_each(?))
             """, [keys(pks)]) { row in
-            byPk[row.int64(0)] = Card(pk: row.int64(0), id: row.text(1), bookId: row.int64(2), personId: row.optionalInt(3).map(Int64.init))
+            byPk[row.int64(0)] = Card(pk: row.int64(0), id: row.text(1), bookId: row.bookID(2), personId: row.optionalInt(3).map(Int64.init))
         }
         return pks.compactMap { byPk[$0] }
     }

@@ -8,6 +8,7 @@ struct RawRow {
 
     func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
     func int(_ column: Int32) -> Int { Int(sqlite3_column_int64(handle, column)) }
+    func bookID(_ column: Int32) -> BookID { BookID(rawValue: sqlite3_column_int64(handle, column)) }
     func bool(_ column: Int32) -> Bool { sqlite3_column_int64(handle, column) != 0 }
 
     func optionalInt(_ column: Int32) -> Int? {

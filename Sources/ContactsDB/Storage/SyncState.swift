@@ -7,9 +7,9 @@ import GRDB
 /// an href names a card on that book's server only.
 package struct SyncState {
     /// The book whose remote this is.
-    package let book: BookRecords.ID
+    package let book: BookID
 
-    package init(book: BookRecords.ID) {
+    package init(book: BookID) {
         self.book = book
     }
 
@@ -301,8 +301,8 @@ package struct SyncState {
 
     /// The book of the contact a conflict is about, nil when there is no
     /// conflict with that id.
-    package static func conflictBook(id: Int, _ db: Database) throws -> BookRecords.ID? {
-        try BookRecords.ID.fetchOne(db.cachedStatement(sql: "SELECT bookId FROM syncConflict WHERE id = ?"), arguments: [id])
+    package static func conflictBook(id: Int, _ db: Database) throws -> BookID? {
+        try BookID.fetchOne(db.cachedStatement(sql: "SELECT bookId FROM syncConflict WHERE id = ?"), arguments: [id])
     }
 
     /// Deletes a conflict record; false when there is none with that id.
@@ -315,7 +315,7 @@ package struct SyncState {
 /// The stored remote with what sync keeps of it.
 package struct StoredRemote {
     /// Its book's.
-    package var book: BookRecords.ID
+    package var book: BookID
     package var remote: Remote
     /// `3.0` or `4.0`.
     package var vCardVersion: String
@@ -369,7 +369,7 @@ package struct SyncedCard {
         (self.contactId, self.href, self.etag, self.revision, self.base) = (contactId, href, etag, revision, base)
     }
 
-    init(_ row: Row, book: BookRecords.ID, _ db: Database) throws {
+    init(_ row: Row, book: BookID, _ db: Database) throws {
         self.init(contactId: row[0], href: row[1], etag: row[2], revision: row[3], base: row[4])
         try db.forEachRow("SELECT revision, base FROM syncPush WHERE bookId = ? AND contactId = ? ORDER BY revision", [book, contactId]) {
             pushes.append(($0.int(0), $0.text(1)))

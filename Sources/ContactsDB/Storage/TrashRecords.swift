@@ -13,7 +13,7 @@ package enum TrashRecords {
     /// One deletion as kept, its card as JSON text.
     package struct Row {
         package var id: String
-        package var bookId: BookRecords.ID
+        package var bookId: BookID
         /// The book's name: its own, or the one it had when it is gone.
         package var bookName: String
         package var displayName: String
@@ -29,7 +29,7 @@ package enum TrashRecords {
         package var deletedBy: ChangeSource
 
         package init(
-            id: String, bookId: BookRecords.ID, bookName: String, displayName: String, card: String,
+            id: String, bookId: BookID, bookName: String, displayName: String, card: String,
             photo: ContactPhoto?, favoritePosition: Int?, linkedIDs: [String], createdAt: Date, updatedAt: Date,
             revision: Int, deletedAt: Date, deletedBy: ChangeSource
         ) {
@@ -110,7 +110,7 @@ package enum TrashRecords {
             let date = { Timestamp.date(from: row.text($0)) ?? Date(timeIntervalSince1970: 0) }
             // Later rows, newer deletions, replace earlier ones.
             result[row.text(1)] = (row.int64(0), Row(
-                id: row.text(1), bookId: row.int64(2), bookName: row.text(3), displayName: row.text(4), card: row.text(5),
+                id: row.text(1), bookId: row.bookID(2), bookName: row.text(3), displayName: row.text(4), card: row.text(5),
                 photo: row.optionalText(6).map { ContactPhoto(mediaType: $0, data: row.blob(7)) },
                 favoritePosition: row.optionalInt(8),
                 linkedIDs: row.optionalText(9)?.split(separator: "\n").map(String.init) ?? [],

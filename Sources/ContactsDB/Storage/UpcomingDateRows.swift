@@ -37,16 +37,12 @@ enum UpcomingDateRows {
         "(?\(n) IS NULL OR contact.bookId IN (SELECT value FROM json_each(?\(n))))"
     }
 
-    private static func bookIDs(_ books: [BookRecords.ID]?) -> String? {
-        books.map { "[" + $0.map(String.init).joined(separator: ",") + "]" }
-    }
-
     /// - parameter books: only the contacts of these books; nil for all.
-    static func rows(monthDays first: String, through last: String, inBooks books: [BookRecords.ID]?, _ db: Database) throws
+    static func rows(monthDays first: String, through last: String, inBooks books: [BookID]?, _ db: Database) throws
         -> [Row]
     {
         var rows: [Row] = []
-        try db.forEachRow(sql, [first, last, bookIDs(books)]) { row in
+        try db.forEachRow(sql, [first, last, BookRecords.jsonArray(books)]) { row in
             rows.append(Row(id: row.text(0), displayName: row.text(1), sortIndex: row.int(2), sortKey: row.blob(3),
                             label: row.optionalText(4), position: row.int(5), value: row.text(6),
                             updatedAt: row.text(7)))
@@ -57,14 +53,14 @@ enum UpcomingDateRows {
     /// The lines kept in `extra` whose text names a date property (BDAY,
     /// ANNIVERSARY, X-ABDATE): dates a card wrote that are not dates here,
     /// kept as written. The caller reads each line's name.
-    static func keptDateLines(inBooks books: [BookRecords.ID]?, _ db: Database) throws -> [String] {
+    static func keptDateLines(inBooks books: [BookID]?, _ db: Database) throws -> [String] {
         var lines: [String] = []
         let sql = """
             SELECT extraProperty.line FROM extraProperty JOIN contact ON contact.pk = extraProperty.contactPk
             WHERE (instr(upper(extraProperty.line), 'BDAY') OR instr(upper(extraProperty.line), 'ANNIVERSARY')
                    OR instr(upper(extraProperty.line), 'X-ABDATE')) AND \(inBooks(1))
             """
-        try db.forEachRow(sql, [bookIDs(books)]) { row in
+        try db.forEachRow(sql, [BookRecords.jsonArray(books)]) { row in
             lines.append(row.text(0))
         }
         return lines

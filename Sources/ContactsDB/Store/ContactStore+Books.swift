@@ -86,7 +86,7 @@ extension ContactStore {
 
     // MARK: - Non public
 
-    private static func move(_ pks: [Int64], to book: BookRecords.ID, _ db: Database) throws {
+    private static func move(_ pks: [Int64], to book: BookID, _ db: Database) throws {
         let groups = try GroupWriter(db, book: book)
         let revision = try ChangeLog.revision(db)
         for pk in pks {

@@ -67,7 +67,7 @@ extension ContactStore {
                 var results: [MergeResult] = []
                 for set in sets {
                     let cards = try LinkRecords.cards(try ContactReader.pks(ids: set.ids, db), db)
-                    var books: [BookRecords.ID] = []
+                    var books: [BookID] = []
                     for card in cards where !books.contains(card.bookId) { books.append(card.bookId) }
                     for book in books {
                         let ids = cards.filter { $0.bookId == book }.map(\.id)
@@ -185,7 +185,7 @@ extension ContactStore {
     /// The book a merge's contacts come back to: the one they were merged
     /// in (a merge never spans books), found by the name the record keeps;
     /// else the survivor's book now, when it was renamed; else the default.
-    private static func book(of survivor: MergeRecords.Part, now pk: Int64?, _ db: Database) throws -> BookRecords.ID? {
+    private static func book(of survivor: MergeRecords.Part, now pk: Int64?, _ db: Database) throws -> BookID? {
         let recorded = try? JSONSerialization.jsonObject(with: Data(survivor.contactJSON.utf8)) as? [String: Any]
         if let name = recorded?["book"] as? String, let id = try BookRecords.id(named: name, db) { return id }
         return try pk.flatMap { try BookRecords.ofContacts([$0], db)[$0] }

@@ -85,7 +85,8 @@ extension ContactStore {
         let groupBook = try GroupWriter.book(ofGroup: group, db)
         if let (id, pk) = zip(ids, pks).first(where: { books[$0.1] != groupBook }) {
             throw ContactsDBError.invalidBook(.contactInOtherBook(
-                id: id, book: try BookRecords.name(books[pk] ?? 0, db), group: name, groupBook: try BookRecords.name(groupBook, db)))
+                id: id, book: try books[pk].map { try BookRecords.name($0, db) } ?? "", group: name,
+                groupBook: try BookRecords.name(groupBook, db)))
         }
         return (group, pks)
     }

@@ -139,7 +139,7 @@ extension ContactStore {
             all.append(card.pk)
         }
         let cards = try LinkRecords.cards(all, db)
-        var byBook: [BookRecords.ID: [LinkRecords.Card]] = [:]
+        var byBook: [BookID: [LinkRecords.Card]] = [:]
         for card in cards { byBook[card.bookId, default: []].append(card) }
         return cards.lazy.compactMap { byBook[$0.bookId] }.first { $0.count > 1 }
     }

@@ -85,7 +85,7 @@ extension ContactStore {
             let entries = try TrashedCards.entries(ids: ids, db).filter { seen.insert($0.row.id).inserted }
             let books = try BookRecords.names(db), defaultBook = try BookRecords.defaultID(db)
             var result = RestoreResult(ids: [], goneBooks: [], defaultBook: nil)
-            var writers: [BookRecords.ID: ContactWriter] = [:]
+            var writers: [BookID: ContactWriter] = [:]
             for entry in entries {
                 let row = entry.row
                 if !asNew, try ContactReader.stored(ids: [row.id], db).first != nil {

@@ -193,9 +193,10 @@ import Testing
     /// book since, is the one its card's edit changes; a contact of another
     /// book with no record here is another card.
     @Test func aCardChangesItsContactMovedToAnotherBookButNoOtherBooksContact() {
-        #expect(CardIdentity.changes(contactIn: 1, syncedBook: 1, hasRecord: false))
-        #expect(CardIdentity.changes(contactIn: 2, syncedBook: 1, hasRecord: true), "moved since its last sync")
-        #expect(!CardIdentity.changes(contactIn: 2, syncedBook: 1, hasRecord: false), "the same UID in two accounts")
+        let (synced, other) = (BookID(rawValue: 1), BookID(rawValue: 2))
+        #expect(CardIdentity.changes(contactIn: synced, syncedBook: synced, hasRecord: false))
+        #expect(CardIdentity.changes(contactIn: other, syncedBook: synced, hasRecord: true), "moved since its last sync")
+        #expect(!CardIdentity.changes(contactIn: other, syncedBook: synced, hasRecord: false), "the same UID in two accounts")
     }
 
     @Test func aSecondCardOfOneUIDIsAContactOfItsOwnKeepingTheUID() {
