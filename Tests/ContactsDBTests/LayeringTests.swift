@@ -8,7 +8,7 @@ import Testing
     /// Lower layers first; a file may name the types of its own layer and
     /// of the layers below it. Top-level files (the error type) are layer 0.
     static let layers: [String: Int] = [
-        "Model": 0,
+        "Model": 0, "Support": 0,
         "Derivation": 1, "Validation": 1, "Query": 1,
         "Storage": 2,
         "Interchange": 3,
