@@ -60,13 +60,23 @@ struct ContactsDBCommand: ParsableCommand {
             Every command creates and migrates it when needed, and imports the bundled seed on first use.
             """,
         version: "0.1.0",
-        subcommands: [
-            Init.self, Migrate.self, Seed.self, Query.self, Show.self, Add.self, Update.self,
-            Delete.self, Photo.self, Favorite.self, Unfavorite.self, Favorites.self, Group.self, Import.self, Export.self,
-            Changes.self, Watch.self, Compact.self, Birthdays.self, BookCommand.self, Move.self, RemoteCommand.self, Sync.self,
-            Serve.self, Conflicts.self, Duplicates.self, Merge.self, Merges.self, Unmerge.self, Link.self, Unlink.self,
-            Copy.self, EmailAddresses.self, Trash.self, Restore.self, History.self,
-            Reindex.self, Doctor.self, Backup.self, Generate.self, Bench.self, PhoneLookup.self, Settings.self,
+        groupedSubcommands: [
+            CommandGroup(name: "Contacts", subcommands: [
+                Query.self, Show.self, Add.self, Update.self, Delete.self, Photo.self, Favorite.self, Unfavorite.self,
+                Favorites.self, Group.self, Birthdays.self, Duplicates.self, Merge.self, Merges.self, Unmerge.self,
+                Trash.self, Restore.self, History.self, PhoneLookup.self, Serve.self,
+            ]),
+            CommandGroup(name: "Books and sync", subcommands: [
+                BookCommand.self, Move.self, Copy.self, Link.self, Unlink.self, RemoteCommand.self, Sync.self,
+                Conflicts.self,
+            ]),
+            CommandGroup(name: "Interchange", subcommands: [
+                Import.self, Export.self, Seed.self, EmailAddresses.self, Changes.self, Watch.self,
+            ]),
+            CommandGroup(name: "Maintenance", subcommands: [
+                Init.self, Migrate.self, Doctor.self, Reindex.self, Compact.self, Backup.self, Settings.self,
+                Generate.self, Bench.self,
+            ]),
         ])
 
     /// Set once, before the command line is parsed.

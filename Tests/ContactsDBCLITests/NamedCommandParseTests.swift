@@ -32,6 +32,25 @@ import Testing
         }
     }
 
+    /// `contactsdb --help` lists every command once, under one of four
+    /// headings.
+    @Test func theRootsHelpListsEachCommandUnderItsGroup() throws {
+        let configuration = ContactsDBCommand.configuration
+        #expect(configuration.ungroupedSubcommands.isEmpty && configuration.groupedSubcommands.count == 4)
+        let names = configuration.subcommands.map { $0._commandName }
+        #expect(Set(names).count == names.count)
+        let help = ContactsDBCommand.helpMessage(columns: 200)
+        var rest = help[...]
+        for (group, heading) in zip(configuration.groupedSubcommands,
+                                    ["CONTACTS", "BOOKS AND SYNC", "INTERCHANGE", "MAINTENANCE"]) {
+            let start = try #require(rest.range(of: "\n\(heading) SUBCOMMANDS:\n"), "\(heading) in\n\(help)")
+            rest = rest[start.upperBound...]
+            let section = String(rest).components(separatedBy: "\n\n")[0]
+            let listed = section.split(separator: "\n").compactMap { $0.split(separator: " ").first.map(String.init) }
+            #expect(group.subcommands.map { $0._commandName }.allSatisfy(listed.contains), "\(heading): \(listed)")
+        }
+    }
+
     /// Through the built binary: `contactsdb X --help` is `contactsdb help X`.
     @Test func eachCommandsHelpNamesTheWholeCommand() throws {
         let runner = CLIRunner()
