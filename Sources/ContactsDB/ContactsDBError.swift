@@ -5,8 +5,9 @@ import Foundation
 /// Each case's `errorDescription` is one sentence that names what was wrong
 /// and says what to do next. The wording is for people, not for parsing.
 public enum ContactsDBError: Error, LocalizedError, Equatable, Sendable {
-    /// A field of a contact breaks a rule of SPEC §Validation.
-    /// `field` is the JSON path of the field (`contacts[3].phones[0].value`).
+    /// A field of a contact breaks a rule of validation (docs/cli.md,
+    /// "Editing"). `field` is the JSON path of the field
+    /// (`contacts[3].phones[0].value`).
     case invalidContact(field: String, reason: String)
     /// Input that is not well-formed JSON, with where it broke (1-based).
     case malformedJSON(file: String, line: Int, column: Int, reason: String)
@@ -297,7 +298,7 @@ extension ContactsDBError {
 }
 
 extension ContactsDBError {
-    /// Why a photo was refused (SPEC §Photos).
+    /// Why a photo was refused (docs/cli.md, "Photos").
     public enum PhotoProblem: Equatable, Sendable {
         /// No image format is recognised in the bytes.
         case notAnImage
@@ -329,8 +330,8 @@ extension ContactsDBError {
 }
 
 extension ContactsDBError {
-    /// Why an address book cannot be used as asked (SPEC §Several address
-    /// books in one database).
+    /// Why an address book cannot be used as asked (docs/cli.md, "Address
+    /// books").
     public enum BookProblem: Equatable, Sendable {
         /// No book has this name.
         case notFound(String)

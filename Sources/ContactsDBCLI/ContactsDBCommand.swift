@@ -98,8 +98,8 @@ struct ContactsDBCommand: ParsableCommand {
         return webServer
     }
 
-    /// Runs the command and turns every failure into one sentence on stderr
-    /// and the exit code SPEC.md gives it (``ExitStatus``).
+    /// Runs the command and turns every failure into one sentence on stderr and
+    /// its exit code (docs/cli.md, "Exit codes"; ``ExitStatus``).
     static func main() -> Never {
         // A reader closing the pipe early ends the process quietly, as it
         // ends `cat`, even when the parent ignored SIGPIPE.

@@ -2,8 +2,8 @@ import ArgumentParser
 import ContactsDB
 import Foundation
 
-/// SPEC's exit codes and the sentence printed for each failure: the one
-/// place errors meet them.
+/// The exit codes (docs/cli.md, "Exit codes") and the sentence printed for
+/// each failure: the one place errors meet them.
 ///
 /// ArgumentParser's own errors (usage, `--help`, `ExitCode`) keep its
 /// handling; every other error becomes one sentence and a sysexits code,
@@ -103,7 +103,7 @@ extension ContactsDBError {
         }
     }
 
-    /// SPEC's exit code for each case.
+    /// The exit code for each case (docs/cli.md, "Exit codes").
     var exitCode: Int32 {
         switch self {
         case .contactsNotFound, .photoNotFound, .groupNotFound, .remoteNotFound, .conflictNotFound, .mergeNotFound,

@@ -1,12 +1,13 @@
 import ContactsDB
 import Foundation
 
-/// The three-way merge of a contact both sides changed since the last
-/// sync (SPEC §CardDAV sync): a property changed on one side only takes
-/// that side's value; one both changed, to different values, takes the
-/// preferred side's, and the other side's version is kept as a conflict.
-/// Properties are the JSON format's keys, lists whole (`phones`,
-/// `extra`): a list both sides changed is one conflict, never a mix.
+/// The three-way merge of a contact both sides changed since the last sync
+/// (docs/sync.md, "Syncing with a CardDAV server"): a property changed on
+/// one side only takes that side's value; one both changed, to different
+/// values, takes the preferred side's, and the other side's version is kept
+/// as a conflict. Properties are the JSON format's keys, lists whole
+/// (`phones`, `extra`): a list both sides changed is one conflict, never a
+/// mix.
 struct ContactMerge {
     var merged: ContactDraft
     /// The properties both sides changed to different values.

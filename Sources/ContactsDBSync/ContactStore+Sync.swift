@@ -73,11 +73,11 @@ extension ContactStore {
 
     // MARK: - Syncing
 
-    /// Syncs one book both ways with its remote (SPEC §CardDAV sync): pulls
-    /// what the server changed since the last sync, merging with what
-    /// changed here, then pushes what changed here. A second sync with
-    /// nothing changed sends no PUT or DELETE. No card of another book is
-    /// read or sent. Two syncs of one database never run at once: the
+    /// Syncs one book both ways with its remote (docs/sync.md, "Syncing with a
+    /// CardDAV server"): pulls what the server changed since the last sync,
+    /// merging with what changed here, then pushes what changed here. A second
+    /// sync with nothing changed sends no PUT or DELETE. No card of another
+    /// book is read or sent. Two syncs of one database never run at once: the
     /// second waits the busy timeout, then fails with `.syncRunning`.
     ///
     /// - parameter name: the remote's (its book's) name.

@@ -138,11 +138,11 @@ enum RemovalDecision: Equatable {
     }
 }
 
-/// What a sync does with a group card the server holds (SPEC §Groups as
-/// address books hold them), from values alone: the name and members both
-/// sides last agreed on, the group here, and the server's card. Members
-/// changed on both sides merge as a set: each side's additions are kept,
-/// each side's removals made.
+/// What a sync does with a group card the server holds (docs/sync.md,
+/// "Syncing with a CardDAV server"), from values alone: the name and
+/// members both sides last agreed on, the group here, and the server's
+/// card. Members changed on both sides merge as a set: each side's
+/// additions are kept, each side's removals made.
 enum GroupPullDecision: Equatable {
     /// Leave the group here as it is (deleted here, unchanged there: the
     /// deletion is pushed).

@@ -2,7 +2,7 @@ import ContactsDB
 import Foundation
 import GRDB
 
-/// Groups through a sync (SPEC §Groups as address books hold them). A
+/// Groups through a sync (docs/sync.md, "Syncing with a CardDAV server"). A
 /// group card the server holds is always taken in as its group; in the
 /// `cards` convention the groups changed here are pushed as group cards,
 /// and the members' own cards carry no CATEGORIES for them (a card's

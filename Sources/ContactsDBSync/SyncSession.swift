@@ -9,7 +9,8 @@ struct SyncDatabase {
     var write: ((Database) throws -> Void) throws -> Void
 }
 
-/// One two-way sync with the remote (SPEC §CardDAV sync).
+/// One two-way sync with the remote (docs/sync.md, "Syncing with a CardDAV
+/// server").
 ///
 /// Pull first: the members changed since the stored sync-token (RFC
 /// 6578), or every member's ETag where the server keeps no token or

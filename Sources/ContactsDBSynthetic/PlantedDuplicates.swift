@@ -1,9 +1,10 @@
 import ContactsDB
 
-/// Distinct people with duplicate sets planted among them (SPEC
-/// §Duplicates), to check `duplicates` against what was planted: every
-/// other contact's name, phone, email and handle are its own, and pairs of
-/// different people who share only a name are planted as decoys.
+/// Distinct people with duplicate sets planted among them (docs/cli.md,
+/// "Duplicates and merging"), to check `duplicates` against what was
+/// planted: every other contact's name, phone, email and handle are its
+/// own, and pairs of different people who share only a name are planted as
+/// decoys.
 ///
 /// The planted sets, in turn: one person three times with one number
 /// written three ways (certain); twice with one email in two cases
@@ -21,8 +22,8 @@ public struct PlantedDuplicates: Sequence, Sendable {
         self.sets = sets
     }
 
-    /// The planted sets with the confidence SPEC's rules give them; their
-    /// ids in the order generated.
+    /// The planted sets with the confidence the rules give them (docs/cli.md,
+    /// "Duplicates and merging"); their ids in the order generated.
     public var planted: [DuplicateSet] {
         (0..<sets).map { set in
             let kind = Self.kinds[set % Self.kinds.count]

@@ -5,8 +5,8 @@ import Testing
 @testable import ContactsDBCLI
 import ContactsDBBench
 
-/// `book`, `move` and `--book` (SPEC §Several address books in one
-/// database), each command a process of its own against one database file.
+/// `book`, `move` and `--book` (docs/cli.md, "Address books"), each command
+/// a process of its own against one database file.
 @Suite struct BookCommandTests {
     let directory = TemporaryDirectory()
     let cli = CLIRunner()

@@ -3,7 +3,8 @@ import Foundation
 import GRDB
 import Testing
 
-/// Bad input: one sentence on stderr, SPEC's exit code, nothing written.
+/// Bad input: one sentence on stderr, its exit code (docs/cli.md, "Exit
+/// codes"), nothing written.
 @Suite struct ExitCodeTests {
     let directory = TemporaryDirectory()
     let cli = CLIRunner()

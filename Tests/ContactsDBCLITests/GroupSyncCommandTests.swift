@@ -5,7 +5,8 @@ import Testing
 
 /// Groups through `sync` against real servers, with vdirsyncer as another
 /// device writing cards the way macOS writes group cards and the way
-/// Android writes CATEGORIES (SPEC §Groups as address books hold them).
+/// Android writes CATEGORIES (docs/sync.md, "Syncing with a CardDAV
+/// server").
 @Suite(.serialized, .enabled(if: DAVPeers.isAvailable, "Radicale, Xandikos and vdirsyncer are not installed: run .ci/run"))
 struct GroupSyncCommandTests {
     let cli = CLIRunner(environment: ["SYNC_PASSWORD": DAVServer.password])

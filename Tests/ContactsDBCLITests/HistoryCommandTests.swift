@@ -4,9 +4,9 @@ import Foundation
 import GRDB
 import Testing
 
-/// `history`, `show --revision` and `restore --revision` (SPEC §Nothing
-/// lost, even by mistake), each command a process of its own against one
-/// database file.
+/// `history`, `show --revision` and `restore --revision` (docs/cli.md,
+/// "Nothing lost, even by mistake"), each command a process of its own
+/// against one database file.
 @Suite struct HistoryCommandTests {
     let directory = TemporaryDirectory()
     let cli = CLIRunner()

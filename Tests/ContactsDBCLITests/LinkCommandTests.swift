@@ -5,9 +5,9 @@ import Foundation
 import GRDB
 import Testing
 
-/// `link`, `unlink`, `copy` and `query --unified` (SPEC §One person across
-/// books: links), each command a process of its own against one database
-/// file.
+/// `link`, `unlink`, `copy` and `query --unified` (docs/cli.md, "One person
+/// across books: links"), each command a process of its own against one
+/// database file.
 @Suite struct LinkCommandTests {
     let directory = TemporaryDirectory()
     let cli = CLIRunner()

@@ -325,9 +325,9 @@ import Testing
     }
 
     /// Random arguments from the CLI's own vocabulary and hostile values:
-    /// parsing never traps, and every run ends with a SPEC exit code and,
-    /// on failure, one "Error:" line first.
-    @Test func fuzzedArgumentsGetSpecExitCodes() throws {
+    /// parsing never traps, and every run ends with a documented exit code
+    /// (docs/cli.md, "Exit codes") and, on failure, one "Error:" line first.
+    @Test func fuzzedArgumentsGetDocumentedExitCodes() throws {
         let words = ["query", "show", "add", "update", "delete", "seed", "import", "export", "migrate", "favorite",
                      "group", "create", "add", "doctor", "--has", "telegram", "--name", "--phone", "--sort",
                      "last-name:desc", "--limit", "-1", "--offset", "99999999999999999999", "--format", "csv",

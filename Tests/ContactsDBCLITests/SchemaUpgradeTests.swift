@@ -194,11 +194,11 @@ import Testing
     }
 }
 
-/// A database of SPEC's schema version 4 (migrations 0001–0016, one address
-/// book), recorded with Fixtures/make_schema_0016_fixture.sh: a remote
-/// synced with group cards, favorites, a merge record, a photo and an edit
-/// not yet synced. Upgraded to schema version 5, everything is in one book
-/// named after the remote, and it answers as that build did.
+/// A database of schema version 4 (migrations 0001–0016, one address book),
+/// recorded with Fixtures/make_schema_0016_fixture.sh: a remote synced with
+/// group cards, favorites, a merge record, a photo and an edit not yet
+/// synced. Upgraded to schema version 5, everything is in one book named
+/// after the remote, and it answers as that build did.
 @Suite struct SchemaVersion4UpgradeTests {
     let directory = TemporaryDirectory()
     let cli = CLIRunner()

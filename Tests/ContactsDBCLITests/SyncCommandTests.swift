@@ -3,8 +3,9 @@ import Foundation
 import GRDB
 import Testing
 
-/// `remote`, `sync` and `conflicts` against real servers (SPEC §CardDAV
-/// sync), each run of `contactsdb` a process of its own.
+/// `remote`, `sync` and `conflicts` against real servers (docs/sync.md,
+/// "Syncing with a CardDAV server"), each run of `contactsdb` a process of
+/// its own.
 @Suite(.serialized, .enabled(if: DAVPeers.isAvailable, "Radicale, Xandikos and vdirsyncer are not installed: run .ci/run"))
 struct SyncCommandTests {
     let cli = CLIRunner()

@@ -69,10 +69,10 @@ import Testing
         #expect(try ids(db, ["--text", "petrov"]) == ["seed-ivan-petrov"])
     }
 
-    /// SPEC §Search as people type, across processes: a contact written by
-    /// one process is found by its initial consonants and transliteration
-    /// in the next, through the indexes; `reindex` derives the keys again,
-    /// and no export carries them.
+    /// Search as people type (docs/cli.md, "Querying"), across processes: a
+    /// contact written by one process is found by its initial consonants and
+    /// transliteration in the next, through the indexes; `reindex` derives the
+    /// keys again, and no export carries them.
     @Test func namesAreFoundAsPeopleTypeThemInOtherScripts() throws {
         let db = try cli.makeDatabase(in: directory)
         let added = try cli.run(db: db, ["add", "--first-name", "Ivan", "--last-name", "Smith"])

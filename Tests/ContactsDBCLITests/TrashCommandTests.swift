@@ -5,9 +5,9 @@ import ContactsDBTestSupport
 import Foundation
 import Testing
 
-/// `trash`, `restore` and `settings trash-days` (SPEC §Nothing lost, even
-/// by mistake), each command a process of its own against one database
-/// file.
+/// `trash`, `restore` and `settings trash-days` (docs/cli.md, "Nothing
+/// lost, even by mistake"), each command a process of its own against one
+/// database file.
 @Suite struct TrashCommandTests {
     let directory = TemporaryDirectory()
     let cli = CLIRunner()

@@ -3,8 +3,8 @@ import Testing
 @testable import ContactsDB
 @testable import ContactsDBSynthetic
 
-/// The book filter (SPEC §Several address books in one database) against a
-/// brute-force reference, and the index that serves it.
+/// The book filter (docs/cli.md, "Address books") against a brute-force
+/// reference, and the index that serves it.
 @Suite struct BookQueryTests {
     static let books = ["work", "family", "home"]
 

@@ -48,7 +48,7 @@ import Testing
     func lastNameOrderAgreesWithICU(_ descending: Bool) throws {
         let query = ContactQuery().sorted(by: .lastName, descending: descending)
         let stored = try Self.store.ids(matching: query)
-        // ICU's comparison, then ties by id as SPEC breaks them.
+        // ICU's comparison, then ties by id (docs/cli.md, "Querying").
         let expected = Self.names.indices.map { String(format: "n%03d", $0) }.sorted { a, b in
             let order = Collation.compare(Self.name(a), Self.name(b))
             if order == 0 { return a < b }

@@ -227,7 +227,8 @@ import Testing
     }
 }
 
-/// The query semantics of SPEC §Semantics, in plain Swift over the drafts.
+/// The query semantics (docs/cli.md, "Querying"), in plain Swift over the
+/// drafts.
 struct ReferenceModel {
     /// Names and values full of SQL and LIKE metacharacters.
     static let awkwardDrafts = [
@@ -325,7 +326,7 @@ struct ReferenceModel {
         }
     }
 
-    /// Every text `--text` looks in (SPEC §Search and dates).
+    /// Every text `--text` looks in (docs/cli.md, "Querying").
     static func searchTexts(_ draft: ContactDraft) -> [String] {
         let d = draft.details
         return ([draft.firstName, draft.middleName, draft.lastName, d.namePrefix, d.nameSuffix, d.phoneticFirstName,

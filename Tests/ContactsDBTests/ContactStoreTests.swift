@@ -129,7 +129,8 @@ import Testing
 
     // MARK: - Validation
 
-    /// Each rule of SPEC §Validation, with the field its error must name.
+    /// Each rule of validation (docs/cli.md, "Editing"), with the field its
+    /// error must name.
     static let invalidDrafts: [(ContactDraft, String)] = [
         (ContactDraft(firstName: "  ", lastName: "\t", company: ""), "firstName"),
         (ContactDraft(firstName: "A", age: -1), "age"),

@@ -18,9 +18,10 @@ import Testing
         #expect(threeWays.reasons == ["phone +79121000000"])
     }
 
-    /// The engine's sets equal those worked out pair by pair, by SPEC's
-    /// rules, on data whose names, companies, cities and birthdays repeat
-    /// by chance; a name alone never joins two contacts.
+    /// The engine's sets equal those worked out pair by pair, by the rules
+    /// (docs/cli.md, "Duplicates and merging"), on data whose names, companies,
+    /// cities and birthdays repeat by chance; a name alone never joins two
+    /// contacts.
     @Test func matchesAPairwiseReference() throws {
         let store = try ContactStore.makeEmpty()
         let people = Array(SyntheticContacts(count: 600, seed: 7))
@@ -143,7 +144,8 @@ import Testing
 
     // MARK: - The reference
 
-    /// SPEC's rules, pair by pair over every two contacts.
+    /// The rules (docs/cli.md, "Duplicates and merging"), pair by pair over
+    /// every two contacts.
     static func reference(_ contacts: [Contact]) -> [(ids: Set<String>, certain: Bool)] {
         func name(_ contact: Contact) -> [String]? {
             let parts = [contact.firstName, contact.lastName].compactMap { $0 }.map(Collation.fold)

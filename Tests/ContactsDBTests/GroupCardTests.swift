@@ -2,8 +2,8 @@ import Foundation
 import Testing
 @testable import ContactsDB
 
-/// Group cards of both forms come in as groups and go out again (SPEC
-/// §Groups as address books hold them).
+/// Group cards of both forms come in as groups and go out again
+/// (docs/cli.md, "Favorites and groups").
 @Suite struct GroupCardTests {
     static func card(_ lines: [String]) -> String {
         (["BEGIN:VCARD"] + lines + ["END:VCARD"]).joined(separator: "\r\n") + "\r\n"

@@ -3,8 +3,8 @@ import Testing
 @testable import ContactsDB
 @testable import ContactsDBSynthetic
 
-/// Links (SPEC §One person across books: links): the unified list against a
-/// brute-force reference, and what every write does to links.
+/// Links (docs/cli.md, "One person across books: links"): the unified list
+/// against a brute-force reference, and what every write does to links.
 @Suite struct LinkTests {
     static let books = ["work", "family", "home"]
 

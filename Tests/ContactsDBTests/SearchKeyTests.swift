@@ -5,13 +5,13 @@ import Testing
 @testable import ContactsDB
 @testable import ContactsDBSynthetic
 
-/// Search as people type in other scripts (SPEC §Search as people type):
+/// Search as people type in other scripts (docs/cli.md, "Querying"):
 /// initial consonants, transliterations and Korean family-name spellings,
 /// found by `--name` and `--text` through the indexes, against a brute
 /// force whose transliterations ICU itself gives.
 @Suite struct SearchKeyTests {
 
-    // MARK: - The SPEC's examples
+    // MARK: - The documented examples (docs/cli.md, "Querying")
 
     static let store: ContactStore = {
         let store = try! ContactStore.makeEmpty()

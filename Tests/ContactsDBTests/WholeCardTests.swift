@@ -3,9 +3,9 @@ import GRDB
 import Testing
 @testable import ContactsDB
 
-/// SPEC §The whole card: every field in and out of every format, the
-/// typed/imported validation split, charsets, and the derived fields that
-/// follow the richer card.
+/// The whole card (docs/vcard.md, "vCard and CSV"): every field in and out
+/// of every format, the typed/imported validation split, charsets, and the
+/// derived fields that follow the richer card.
 @Suite struct WholeCardTests {
     /// A draft holding every field of the whole card.
     static var everyField: ContactDraft {

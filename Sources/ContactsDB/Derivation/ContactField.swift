@@ -1,8 +1,8 @@
 /// Every field of a draft but its id, each declared once by its JSON name
 /// with how it compares and how merging joins it: the sync's three-way
 /// merge takes a field from one side or the other by these, and merging
-/// duplicates (SPEC §Duplicates) fills and unions by them. The texts of
-/// the card come from ``DetailText``.
+/// duplicates (docs/cli.md, "Duplicates and merging") fills and unions by
+/// them. The texts of the card come from ``DetailText``.
 package struct ContactField: Sendable {
     package let name: String
     /// The field's value as the sync compares it (groups as a set).

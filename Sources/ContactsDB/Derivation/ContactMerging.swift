@@ -1,8 +1,8 @@
 import Foundation
 
-/// The draft a merge of duplicates makes (SPEC §Duplicates): the survivor
-/// joined, field by field as ``ContactField`` says, with each other draft
-/// in the order given.
+/// The draft a merge of duplicates makes (docs/cli.md, "Duplicates and
+/// merging"): the survivor joined, field by field as ``ContactField`` says,
+/// with each other draft in the order given.
 package struct ContactMerging {
     package var draft: ContactDraft
     package var keptApart: [MergeResult.KeptApart] = []

@@ -104,10 +104,10 @@ package struct DerivedFields: Sendable {
         photo = thumbnailing ? draft.photo.flatMap { try? PhotoImage($0.data) } : nil
     }
 
-    /// What names a contact without a personal name (SPEC §The whole
-    /// card): AOSP's display-name sources in their rank — nickname,
-    /// company, phone, email — then a messenger handle, a URL and the
-    /// note's first line; "" when it holds none of them.
+    /// What names a contact without a personal name (docs/vcard.md, "vCard and
+    /// CSV"): AOSP's display-name sources in their rank — nickname, company,
+    /// phone, email — then a messenger handle, a URL and the note's first line;
+    /// "" when it holds none of them.
     private static func otherName(_ draft: ContactDraft) -> String {
         let sources = [draft.nickname, draft.company, draft.phones.first?.value, draft.emails.first?.value,
                        draft.messengers.first?.handle, draft.details.urls.first?.value]
@@ -117,10 +117,10 @@ package struct DerivedFields: Sendable {
         } ?? ""
     }
 
-    /// The texts `--text` searches (SPEC §Search and dates), folded and cut
-    /// into words once each, then the search keys. Read directly rather than through the
-    /// registry's key paths: each key path read copies the whole details,
-    /// which made this a fifth dearer in every import.
+    /// The texts `--text` searches (docs/cli.md, "Querying"), folded and cut
+    /// into words once each, then the search keys. Read directly rather than
+    /// through the registry's key paths: each key path read copies the whole
+    /// details, which made this a fifth dearer in every import.
     private static func searchWords(_ draft: ContactDraft, keys: [String]) -> String {
         // A contact holds a few dozen words: a look along them costs less
         // than hashing each into a set, which takes over past that (a note

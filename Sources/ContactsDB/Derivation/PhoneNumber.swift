@@ -1,9 +1,9 @@
 import Foundation
 import CPhoneNumber
 
-/// A phone number read as SPEC §Locale rules says, by libphonenumber: its
-/// digits, its E.164 form where its country is known, and the form an
-/// address book displays.
+/// A phone number read by libphonenumber (docs/model.md, "Order, sections
+/// and phone numbers"): its digits, its E.164 form where its country is
+/// known, and the form an address book displays.
 package struct PhoneNumber: Sendable {
     /// The number as entered, white space tidied.
     let value: String

@@ -1,9 +1,10 @@
 import Foundation
 import CPhoneNumber
 
-/// The regions a number written without "+" is read in, in order: the
-/// first in which libphonenumber finds it valid gives its country. Each
-/// database has its own (SPEC §Locale rules); `RU,KR` unless set.
+/// The regions a number written without "+" is read in, in order: the first
+/// in which libphonenumber finds it valid gives its country. Each database
+/// has its own (docs/model.md, "Order, sections and phone numbers");
+/// `RU,KR` unless set.
 public struct PhoneRegions: Hashable, Sendable, CustomStringConvertible {
     /// Upper-case region codes (`RU`), each once, in the order tried.
     public let codes: [String]

@@ -1,8 +1,9 @@
 import CVips
 import Foundation
 
-/// What the engine takes from a contact photo's bytes (SPEC §Photos): its
-/// type, its size and a square thumbnail for lists, all by libvips.
+/// What the engine takes from a contact photo's bytes (docs/cli.md,
+/// "Photos"): its type, its size and a square thumbnail for lists, all by
+/// libvips.
 ///
 /// The bytes are hostile until proven otherwise, so nothing is decoded
 /// unbounded: the size is checked first, then the format by its first bytes
@@ -13,8 +14,8 @@ public struct PhotoImage: Hashable, Sendable {
     /// 10 MB as most systems show sizes (MiB), so that a file shown as
     /// "10 MB" is taken.
     public static let maximumBytes = 10 * 1024 * 1024
-    /// 50 megapixels (SPEC): more than phones save by default. Formats
-    /// without shrink on load (HEIC, GIF) decode whole, at up to a few
+    /// 50 megapixels (docs/cli.md, "Photos"): more than phones save by default.
+    /// Formats without shrink on load (HEIC, GIF) decode whole, at up to a few
     /// hundred megabytes for a photo this large.
     public static let maximumPixels = 50_000_000
     /// A list shows photos at 40 to 80 points; 256 pixels stays sharp at

@@ -2,12 +2,12 @@ import CICU
 import Foundation
 
 /// The keys that let a name be found as people type it in another script
-/// (SPEC §Search as people type): the Hangul initial consonants of a name,
-/// the Latin transliteration of its words, and the Latin spellings Korean
-/// family names are written in. They are derived when a contact is
-/// written and stored among its name words and search words, so that
-/// `--name` and `--text` find them through the indexes those already have;
-/// they never reach a sort key, a section or an export.
+/// (docs/cli.md, "Querying"): the Hangul initial consonants of a name, the
+/// Latin transliteration of its words, and the Latin spellings Korean
+/// family names are written in. They are derived when a contact is written
+/// and stored among its name words and search words, so that `--name` and
+/// `--text` find them through the indexes those already have; they never
+/// reach a sort key, a section or an export.
 package enum SearchKeys {
     /// The ICU transform of a name word into Latin: every script by
     /// `Any-Latin`, then plain ASCII.

@@ -1,7 +1,7 @@
 import Foundation
 
-/// One contact of the JSON format (SPEC §Seed / import / export JSON format)
-/// as read: the keys it holds and their values. Unknown keys are refused, so
+/// One contact of the JSON format (docs/cli.md, "First run and seeding") as
+/// read: the keys it holds and their values. Unknown keys are refused, so
 /// that a typo is never dropped silently; derived fields are accepted and
 /// ignored, so that an export imports again.
 public struct ContactJSON: Sendable {

@@ -1,11 +1,11 @@
 import Foundation
 
-/// Maps one card's content lines to a draft (SPEC §The whole card): every
-/// property the model holds to its field, and every other line, verbatim,
-/// to `extra`, so that the card comes out again with nothing lost. A
-/// property the model holds once (N, FN, BDAY, NOTE, …) that comes again is
-/// kept in `extra` too, as is a value the field cannot hold as written (a
-/// birthday that is not a date).
+/// Maps one card's content lines to a draft (docs/vcard.md, "vCard and
+/// CSV"): every property the model holds to its field, and every other
+/// line, verbatim, to `extra`, so that the card comes out again with
+/// nothing lost. A property the model holds once (N, FN, BDAY, NOTE, …)
+/// that comes again is kept in `extra` too, as is a value the field cannot
+/// hold as written (a birthday that is not a date).
 struct VCardPropertyMapper {
     /// The names of the lines kept in `extra`, one entry per line.
     private(set) var keptNames: [String] = []

@@ -1,12 +1,12 @@
 import Foundation
 
 extension Contact {
-    /// The contact as one vCard, every field the model holds (SPEC §The
-    /// whole card): registered labels as TYPE values, others as Apple's
-    /// item groups with X-ABLabel; vCard 3.0 gets Apple's forms where 3.0
-    /// has none (X-ABShowAs, X-ABDATE, X-ABRELATEDNAMES, a year-omitted
-    /// BDAY); age and favorite as X-CONTACTSDB-AGE and -FAVORITE; and the
-    /// extra properties as read. Lines end in CRLF and fold at 75 octets.
+    /// The contact as one vCard, every field the model holds (docs/vcard.md,
+    /// "vCard and CSV"): registered labels as TYPE values, others as Apple's
+    /// item groups with X-ABLabel; vCard 3.0 gets Apple's forms where 3.0 has
+    /// none (X-ABShowAs, X-ABDATE, X-ABRELATEDNAMES, a year-omitted BDAY); age
+    /// and favorite as X-CONTACTSDB-AGE and -FAVORITE; and the extra properties
+    /// as read. Lines end in CRLF and fold at 75 octets.
     ///
     /// - parameter version: vCard 3.0 or 4.0.
     /// - parameter categories: false leaves the groups out, for an export

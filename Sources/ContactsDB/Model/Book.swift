@@ -1,5 +1,5 @@
-/// An address book: every contact and group is in exactly one (SPEC
-/// §Several address books in one database).
+/// An address book: every contact and group is in exactly one (docs/cli.md,
+/// "Address books").
 public struct Book: Hashable, Sendable {
     /// Unique in the database whatever its case.
     public var name: String

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Everything a phone's or a mail client's address book holds beyond the
-/// names, phones, emails, addresses and messengers (SPEC §The whole card).
+/// names, phones, emails, addresses and messengers (docs/vcard.md, "vCard
+/// and CSV").
 ///
 /// ``Contact`` and ``ContactDraft`` each hold one and expose its fields as
 /// their own (`contact.birthday`), so the list of fields lives here once.

@@ -1,8 +1,9 @@
 import Foundation
 
-/// Joins contacts that share keys into sets (SPEC §Duplicates): a chain of
-/// pairs is one set, `certain` when its certain pairs alone connect it.
-/// Each key is read once, whatever the number of contacts holding it.
+/// Joins contacts that share keys into sets (docs/cli.md, "Duplicates and
+/// merging"): a chain of pairs is one set, `certain` when its certain pairs
+/// alone connect it. Each key is read once, whatever the number of contacts
+/// holding it.
 package struct DuplicateGrouping {
     private var all = UnionFind()
     private var certain = UnionFind()

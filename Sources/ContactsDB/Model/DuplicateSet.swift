@@ -1,4 +1,5 @@
-/// Contacts that are probably one person, and why (SPEC §Duplicates).
+/// Contacts that are probably one person, and why (docs/cli.md, "Duplicates
+/// and merging").
 public struct DuplicateSet: Hashable, Sendable {
     /// How sure the engine is that the contacts are one person.
     public enum Confidence: String, Sendable {
@@ -10,7 +11,7 @@ public struct DuplicateSet: Hashable, Sendable {
         case likely
     }
 
-    /// What to do with a set (SPEC §One person across books: links).
+    /// What to do with a set (docs/cli.md, "One person across books: links").
     public enum Action: String, Sendable {
         /// Its contacts are all in different books: one card each in
         /// several accounts, to show as one person and keep.

@@ -1,6 +1,6 @@
-/// A group as address books hold it in a card of its own (SPEC §Groups as
-/// address books hold them): vCard 4.0 `KIND:group` with `MEMBER` lines,
-/// or Apple's 3.0 `X-ADDRESSBOOKSERVER-KIND:group` with
+/// A group as address books hold it in a card of its own (docs/cli.md,
+/// "Favorites and groups"): vCard 4.0 `KIND:group` with `MEMBER` lines, or
+/// Apple's 3.0 `X-ADDRESSBOOKSERVER-KIND:group` with
 /// `X-ADDRESSBOOKSERVER-MEMBER` lines.
 package struct GroupCard: Hashable, Sendable {
     /// The card's UID; nil for a card without one.

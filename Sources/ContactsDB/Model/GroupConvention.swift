@@ -1,5 +1,5 @@
-/// The two ways address books keep groups (SPEC §Groups as address books
-/// hold them).
+/// The two ways address books keep groups (docs/cli.md, "Favorites and
+/// groups").
 public enum GroupConvention: String, CaseIterable, Sendable {
     /// `CATEGORIES` on each member's card (Google, Android, Thunderbird,
     /// khard).

@@ -1,7 +1,7 @@
 import Foundation
 
-/// A calendar date whose year may be unknown: `YYYY-MM-DD` or `--MM-DD`,
-/// as birthdays and anniversaries are kept (SPEC §The whole card).
+/// A calendar date whose year may be unknown: `YYYY-MM-DD` or `--MM-DD`, as
+/// birthdays and anniversaries are kept (docs/vcard.md, "vCard and CSV").
 public struct PartialDate: Hashable, Sendable {
     /// The year, nil when unknown.
     public var year: Int?

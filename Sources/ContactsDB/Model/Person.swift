@@ -1,7 +1,8 @@
 import Foundation
 
-/// One row of the unified list (SPEC §One person across books: links): a
-/// contact linked to none, or a linked set of contacts shown as one.
+/// One row of the unified list (docs/cli.md, "One person across books:
+/// links"): a contact linked to none, or a linked set of contacts shown as
+/// one.
 public struct Person: Hashable, Sendable {
     /// The ids of its cards, its first in the default order first.
     public var ids: [String]

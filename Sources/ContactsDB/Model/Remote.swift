@@ -1,7 +1,7 @@
 import Foundation
 
-/// The CardDAV address book one book of a database syncs with (SPEC
-/// §CardDAV sync, §Several address books in one database).
+/// The CardDAV address book one book of a database syncs with
+/// (docs/sync.md, "Several address books, each with its own server").
 public struct Remote: Hashable, Sendable {
     /// The name of its book.
     public var name: String

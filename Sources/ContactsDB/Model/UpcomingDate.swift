@@ -1,5 +1,5 @@
-/// A birthday or anniversary on the day it next falls (SPEC §Search and
-/// dates): `contactsdb birthdays`,
+/// A birthday or anniversary on the day it next falls (docs/cli.md,
+/// "Birthdays and anniversaries"): `contactsdb birthdays`,
 /// ``ContactStore/upcomingDates(from:within:inBooks:)``.
 public struct UpcomingDate: Hashable, Sendable, Encodable {
     /// Which of the contact's dates it is.
@@ -37,8 +37,8 @@ public struct UpcomingDate: Hashable, Sendable, Encodable {
 
     private enum CodingKeys: String, CodingKey { case id, displayName, kind, label, date, age }
 
-    /// SPEC's shape: `date` as `YYYY-MM-DD`, `age` null (not left out)
-    /// when the year is unknown.
+    /// The JSON shape (docs/cli.md, "Birthdays and anniversaries"): `date` as
+    /// `YYYY-MM-DD`, `age` null (not left out) when the year is unknown.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)

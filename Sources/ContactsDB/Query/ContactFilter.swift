@@ -1,13 +1,13 @@
-/// One condition on a contact (SPEC §Semantics, Queries).
+/// One condition on a contact (docs/cli.md, "Querying").
 public enum ContactFilter: Hashable, Sendable {
     /// The contact has every one of these attributes.
     case has(ContactAttributes)
     /// Every word of the text is a prefix of a word of the first name, last
-    /// name or company, ignoring case and accents (Ё = Е, É = E, Й ≠ И),
-    /// or of a search key of the names: their Latin transliteration
-    /// (`ivan` finds Иван, `kim` 김) or Hangul initial consonants (`ㅎㄱㄷ`
-    /// finds 홍길동). A Cyrillic word also looks for its transliteration
-    /// (SPEC §Search as people type).
+    /// name or company, ignoring case and accents (Ё = Е, É = E, Й ≠ И), or of
+    /// a search key of the names: their Latin transliteration (`ivan` finds
+    /// Иван, `kim` 김) or Hangul initial consonants (`ㅎㄱㄷ` finds 홍길동). A
+    /// Cyrillic word also looks for its transliteration (docs/cli.md,
+    /// "Querying").
     case namePrefix(String)
     /// The number's digits occur in one of the contact's normalized phone
     /// numbers; the text is normalized like a stored number first.

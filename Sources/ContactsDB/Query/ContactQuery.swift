@@ -19,10 +19,10 @@ public struct ContactQuery: Hashable, Sendable {
     public private(set) var limit: Int?
     /// How many matches to skip before the page starts.
     public private(set) var offset = 0
-    /// One row per person (SPEC §One person across books: links): a linked
-    /// set of contacts is one row, its first card in the default order,
-    /// and matches a filter when any of its cards does. A section filter
-    /// and the sort are of that first card.
+    /// One row per person (docs/cli.md, "One person across books: links"): a
+    /// linked set of contacts is one row, its first card in the default order,
+    /// and matches a filter when any of its cards does. A section filter and
+    /// the sort are of that first card.
     public private(set) var isUnified = false
 
     /// Every contact, in the sectioned order.

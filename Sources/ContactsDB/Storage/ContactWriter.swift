@@ -7,8 +7,9 @@ package final class ContactWriter {
     /// The book new contacts go into.
     package let book: BookID
     /// Whether a contact whose id is another book's contact's takes a new id
-    /// and keeps the one it came with as its card's UID (SPEC: the same
-    /// card may be in two books), rather than failing as a typed id does.
+    /// and keeps the one it came with as its card's UID (the same card may be
+    /// in two books: docs/sync.md, "Several address books, each with its own
+    /// server"), rather than failing as a typed id does.
     package var rehomingTakenIDs = false
     private let db: Database
     private let insertContact, updateContact: SQLiteStatement

@@ -1,9 +1,10 @@
 import Foundation
 import GRDB
 
-/// The keys duplicates are found by (SPEC §Duplicates), each read from the
-/// stored derived columns and grouped by SQLite: a contact is compared
-/// only with those that share one of its keys.
+/// The keys duplicates are found by (docs/cli.md, "Duplicates and
+/// merging"), each read from the stored derived columns and grouped by
+/// SQLite: a contact is compared only with those that share one of its
+/// keys.
 package enum DuplicateKeys {
     /// A key that several contacts share.
     package struct Shared {

@@ -58,11 +58,11 @@ package struct GroupWriter {
         try forgetPending.execute(.text(member), .int(Int(book.rawValue)))
     }
 
-    /// Takes a group card in (SPEC §Groups as address books hold them):
-    /// the group of its UID, else of its name in any case, else a new one,
-    /// keeps the card's UID, name and other properties, and gains its
-    /// members; a member not here yet waits in `groupPendingMember` until
-    /// its contact arrives, and one that names no contact stays there.
+    /// Takes a group card in (docs/cli.md, "Favorites and groups"): the group
+    /// of its UID, else of its name in any case, else a new one, keeps the
+    /// card's UID, name and other properties, and gains its members; a member
+    /// not here yet waits in `groupPendingMember` until its contact arrives,
+    /// and one that names no contact stays there.
     ///
     /// - parameter exactly: true also takes out the members the card does
     ///   not name, for a sync that takes the server's card as it is.

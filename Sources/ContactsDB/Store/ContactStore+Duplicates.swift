@@ -4,9 +4,10 @@ import GRDB
 extension ContactStore {
     // MARK: - Finding
 
-    /// The sets of contacts that are probably one person, with why (SPEC
-    /// §Duplicates): in the order of their first contact in the default
-    /// sort, each set's ids in that sort. A name alone never makes a set.
+    /// The sets of contacts that are probably one person, with why
+    /// (docs/cli.md, "Duplicates and merging"): in the order of their first
+    /// contact in the default sort, each set's ids in that sort. A name alone
+    /// never makes a set.
     ///
     /// - parameter books: only the contacts of these books; nil for all.
     public func duplicates(inBooks books: [String]? = nil) throws -> [DuplicateSet] {
@@ -21,12 +22,12 @@ extension ContactStore {
 
     // MARK: - Merging
 
-    /// Merges contacts into one in one transaction (SPEC §Duplicates): the
-    /// survivor takes each value it lacks from the others in the order
-    /// given, unions their lists and groups, is a favorite at the best
-    /// place if any was, and keeps its photo (else takes the first
-    /// other's); the others are deleted. A merge record keeps every
-    /// contact as it was, for ``unmerge(_:)``.
+    /// Merges contacts into one in one transaction (docs/cli.md, "Duplicates
+    /// and merging"): the survivor takes each value it lacks from the others in
+    /// the order given, unions their lists and groups, is a favorite at the
+    /// best place if any was, and keeps its photo (else takes the first
+    /// other's); the others are deleted. A merge record keeps every contact as
+    /// it was, for ``unmerge(_:)``.
     ///
     /// - parameter ids: the contacts to merge, at least two with `into`.
     /// - parameter into: the survivor; the first id when nil.
@@ -135,10 +136,10 @@ extension ContactStore {
     // MARK: - Non public
 
     /// The duplicate sets, each with its action; links and `unlink` are
-    /// honoured (SPEC §One person across books: links): a set never holds
-    /// two contacts kept apart (of such a pair the later in the default
-    /// order leaves it), and a set whose contacts are one person already
-    /// is none.
+    /// honoured (docs/cli.md, "One person across books: links"): a set never
+    /// holds two contacts kept apart (of such a pair the later in the default
+    /// order leaves it), and a set whose contacts are one person already is
+    /// none.
     static func duplicates(_ db: Database) throws -> [DuplicateSet] {
         let shared = try DuplicateKeys.shared(db)
         let candidates = Set(shared.lazy.flatMap(\.pks))

@@ -61,8 +61,8 @@ extension ContactStore {
         AtomicFile.syncFileSystems()
     }
 
-    /// Every group as a group card in `version`'s form (SPEC §Groups as
-    /// address books hold them), to follow the contacts in an export.
+    /// Every group as a group card in `version`'s form (docs/cli.md, "Favorites
+    /// and groups"), to follow the contacts in an export.
     ///
     /// - parameter version: vCard 3.0 or 4.0.
     /// - parameter books: only the groups of these books; nil for all.

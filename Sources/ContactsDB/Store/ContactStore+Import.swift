@@ -3,11 +3,11 @@ import Foundation
 extension ContactStore {
     // MARK: - Importing
 
-    /// Adds every contact of the inputs — JSON (SPEC's format) or vCard
-    /// 2.1, 3.0 and 4.0, told apart by content — all or nothing, in one
-    /// transaction, through the one import pipeline. Not recorded as a
-    /// seed: importing twice adds twice, or fails on ids given twice unless
-    /// `existing` says what becomes of them.
+    /// Adds every contact of the inputs — JSON (docs/cli.md, "First run and
+    /// seeding") or vCard 2.1, 3.0 and 4.0, told apart by content — all or
+    /// nothing, in one transaction, through the one import pipeline. Not
+    /// recorded as a seed: importing twice adds twice, or fails on ids given
+    /// twice unless `existing` says what becomes of them.
     ///
     /// - parameter inputs: the files or bytes to read, in order.
     /// - parameter book: the address book they go into; nil for the

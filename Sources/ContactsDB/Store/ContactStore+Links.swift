@@ -4,10 +4,10 @@ import GRDB
 extension ContactStore {
     // MARK: - Linking
 
-    /// Records that contacts of different books are one person (SPEC §One
-    /// person across books: links), with whoever is linked to any of them
-    /// already. Links are local: no card changes, no revision moves, no
-    /// server sees them.
+    /// Records that contacts of different books are one person (docs/cli.md,
+    /// "One person across books: links"), with whoever is linked to any of them
+    /// already. Links are local: no card changes, no revision moves, no server
+    /// sees them.
     ///
     /// - returns: the ids of the person's cards, in the default order.
     /// - throws: ``ContactsDBError/tooFewToLink(ids:)``,
@@ -94,12 +94,12 @@ extension ContactStore {
 
     // MARK: - Copying
 
-    /// Copies contacts into a book (SPEC §Several address books): each a
-    /// new contact with the same fields and photo, in the groups of the
-    /// same names in that book (made when missing), linked to its original.
-    /// A copy has an id and a card UID of its own, and none of the
-    /// original's other names for its card (``CardIdentity``): it is a card
-    /// of its own from now on, edited apart from the original. All in one
+    /// Copies contacts into a book (docs/cli.md, "One person across books:
+    /// links"): each a new contact with the same fields and photo, in the
+    /// groups of the same names in that book (made when missing), linked to its
+    /// original. A copy has an id and a card UID of its own, and none of the
+    /// original's other names for its card (``CardIdentity``): it is a card of
+    /// its own from now on, edited apart from the original. All in one
     /// transaction.
     ///
     /// - returns: the copies' ids, in the order given.

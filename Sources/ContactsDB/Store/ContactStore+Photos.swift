@@ -45,8 +45,8 @@ extension ContactStore {
     /// Gives the contact `data` as its photo, replacing any it had, with a
     /// thumbnail made from it.
     ///
-    /// - throws: `.invalidPhoto` when `data` is not a photo the engine
-    ///   takes (SPEC §Photos), or `.contactsNotFound`; nothing is written.
+    /// - throws: `.invalidPhoto` when `data` is not a photo the engine takes
+    ///   (docs/cli.md, "Photos"), or `.contactsNotFound`; nothing is written.
     @discardableResult
     public func setPhoto(id: String, data: Data) throws -> Contact {
         try update(id: id) { $0.photo = ContactPhoto(data: data) }

@@ -28,10 +28,10 @@ extension ContactStore {
         return (pks, .moving(&stored) { _, row in row.contact })
     }
 
-    /// The people that match `query` (made unified), in its order: each
-    /// row its first card with the phones, emails and messengers of all
-    /// its cards (SPEC §One person across books: links). One statement for
-    /// the page, one per child table, and one for the linked cards.
+    /// The people that match `query` (made unified), in its order: each row its
+    /// first card with the phones, emails and messengers of all its cards
+    /// (docs/cli.md, "One person across books: links"). One statement for the
+    /// page, one per child table, and one for the linked cards.
     public func people(matching query: ContactQuery) throws -> [Person] {
         try read { db in
             let (pks, heads) = try page(query.unified(), includingChildren: true, db)

@@ -22,7 +22,8 @@ extension ContactStore {
     // MARK: - Phone regions
 
     /// The regions numbers written without "+" are read in, in order
-    /// (SPEC §Locale rules): `RU,KR` unless set.
+    /// (docs/model.md, "Order, sections and phone numbers"): `RU,KR` unless
+    /// set.
     public func phoneRegions() throws -> PhoneRegions {
         try read(Settings.phoneRegions)
     }

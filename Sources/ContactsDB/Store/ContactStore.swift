@@ -1,9 +1,9 @@
 import Foundation
 import GRDB
 
-/// The contacts database: opens (creating, migrating and seeding it as
-/// SPEC §Semantics says) and owns the one GRDB connection every read and
-/// write goes through.
+/// The contacts database: opens (creating, migrating and seeding it:
+/// docs/cli.md, "First run and seeding") and owns the one GRDB connection
+/// every read and write goes through.
 ///
 /// ```swift
 /// let store = try ContactStore.open(at: "contacts.sqlite")

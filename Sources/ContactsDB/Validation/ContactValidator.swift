@@ -1,9 +1,9 @@
 import Foundation
 
-/// SPEC §Validation: checks a draft and returns it tidied (names trimmed and
-/// collapsed, labels canonical, services lower-case), or throws
-/// ``ContactsDBError/invalidContact(field:reason:)`` naming the first field
-/// that breaks a rule.
+/// Validation (docs/cli.md, "Editing"): checks a draft and returns it
+/// tidied (names trimmed and collapsed, labels canonical, services
+/// lower-case), or throws ``ContactsDBError/invalidContact(field:reason:)``
+/// naming the first field that breaks a rule.
 ///
 /// What a person types meets every rule; what an import brings is what
 /// another address book already holds, kept whenever it can be read: a

@@ -1,5 +1,5 @@
-/// What an import kept that typed input would refuse (SPEC §Validation:
-/// imported data), counted so that the import can say so in one line.
+/// What an import kept that typed input would refuse (docs/vcard.md, "vCard
+/// and CSV"), counted so that the import can say so in one line.
 public struct UnusualValues: Hashable, Sendable {
     /// Phones typed input would refuse (short codes, extensions, …).
     public var phones = 0

@@ -38,7 +38,8 @@ extension ContactsDBCommand {
             }
         }
 
-        /// The keys SPEC pins, null where libphonenumber cannot read the number.
+        /// The keys `contactsdb phone` gives (docs/model.md, "Order, sections and
+        /// phone numbers"), null where libphonenumber cannot read the number.
         struct Described: Encodable {
             var e164, national, international, region: String?
             var type: String

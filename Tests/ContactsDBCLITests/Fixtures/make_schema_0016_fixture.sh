@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Writes schema-0016.sqlite: a database as users have it at SPEC's schema
+# Writes schema-0016.sqlite: a database as users have it at schema
 # version 4 (migrations 0001–0016, one address book), with the bundled seed,
 # 200 generated contacts, favorites, groups synced as group cards with a
 # Xandikos address book, a photo, a merge record and an edit not yet synced,

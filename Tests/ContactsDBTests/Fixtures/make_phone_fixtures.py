@@ -3,11 +3,11 @@
 through its Python port pinned to the C++ library the engine links
 (`pip install phonenumbers==8.12.57`, Debian's libphonenumber-dev 8.12.57).
 
-SPEC §Locale rules: a number written with "+" is read as it is; one
-without is read in the database's default regions, in order, and takes
-its country from the first where it is valid. Display: +7 numbers in the
-mask "+7 (912) 345-67-89", numbers of a default region in their national
-form, others in the international form; no E.164, as written.
+docs/model.md, "Order, sections and phone numbers": a number written with "+"
+is read as it is; one without is read in the database's default regions, in
+order, and takes its country from the first where it is valid. Display: +7
+numbers in the mask "+7 (912) 345-67-89", numbers of a default region in their
+national form, others in the international form; no E.164, as written.
 
 Also writes, per region, what the as-you-type formatter shows after each
 character typed.

@@ -4,8 +4,8 @@ import Testing
 @testable import ContactsDBSync
 
 /// Groups through a sync with ``InMemoryAddressBook``: group cards in the
-/// `cards` convention, CATEGORIES in the other (SPEC §Groups as address
-/// books hold them).
+/// `cards` convention, CATEGORIES in the other (docs/sync.md, "Syncing with
+/// a CardDAV server").
 @Suite struct GroupSyncScenarioTests {
     typealias Device = SyncScenarioTests.Device
 

@@ -3,8 +3,8 @@ import ContactsDB
 import Foundation
 import Testing
 
-/// What a sync deletes or loses in a conflict comes back (SPEC §Nothing
-/// lost, even by mistake), against the in-memory address book.
+/// What a sync deletes or loses in a conflict comes back (docs/cli.md,
+/// "Nothing lost, even by mistake"), against the in-memory address book.
 @Suite struct NothingLostSyncTests {
     typealias Scenario = SyncScenarioTests
 

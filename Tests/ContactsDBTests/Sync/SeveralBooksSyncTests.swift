@@ -4,10 +4,10 @@ import Testing
 @testable import ContactsDBSync
 
 /// One database with several books, each syncing with its own in-memory
-/// address book (SPEC §Several address books in one database): no card
-/// reaches another book's server, the same card in two accounts is two
-/// contacts, and a move leaves one server for the other. The same against
-/// Radicale and Xandikos is in Tests/Sync/several_books.py.
+/// address book (docs/sync.md, "Several address books, each with its own
+/// server"): no card reaches another book's server, the same card in two
+/// accounts is two contacts, and a move leaves one server for the other.
+/// The same against Radicale and Xandikos is in Tests/Sync/several_books.py.
 @Suite struct SeveralBooksSyncTests {
     let store: ContactStore
     let work = InMemoryAddressBook(port: 8081)
@@ -94,8 +94,8 @@ import Testing
 
     // MARK: - Links
 
-    /// SPEC §One person across books: links are local; after a sync no
-    /// server lost or gained a card, and none was written.
+    /// Links are local (docs/cli.md, "One person across books: links"): after a
+    /// sync no server lost or gained a card, and none was written.
     @Test func linksReachNoServer() throws {
         work.put("anna.vcf", Self.card("a", "Anna", "Petrova"))
         home.put("anna.vcf", Self.card("b", "Anna", "Petrova"))
