@@ -4,8 +4,8 @@
   several_books.py CONTACTSDB [--contacts N] [--kills K] [--seed S]
 
 Two Radicale address books (one server) and a Xandikos, all on 127.0.0.1,
-each bound to a book of one database (SPEC §Several address books in one
-database). Checks, each against what the servers hold on disk:
+each bound to a book of one database (docs/cli.md, "Address books";
+docs/sync.md). Checks, each against what the servers hold on disk:
 - after `sync` each book holds exactly its server's cards, and each server
   exactly its book's contacts;
 - an edit reaches its own server only;
