@@ -725,8 +725,10 @@ def check_killed_pull(context):
         yardstick.sync()
         pulling = time.time() - began
         context.expect(pulled_state(yardstick, ids) == "all", "killed_pull: a sync not killed did not pull all")
-        # Earliest first: once a sync has pulled them, later kills find it done.
-        delays = sorted(rng.uniform(0.05, pulling) for _ in range(kills))
+        # Earliest first: once a sync has pulled them, later kills find it
+        # done. Within most of an unkilled pull's time, so that kills land
+        # while one runs, not after its end.
+        delays = sorted(rng.uniform(0.05, 0.8 * pulling) for _ in range(kills))
         outcomes = [killed_pull(context, db, ids, delay) for delay in delays]
         report = db.sync()
         final = pulled_state(db, ids)
