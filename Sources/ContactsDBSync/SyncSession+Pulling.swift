@@ -216,9 +216,8 @@ extension SyncSession {
     /// holds no contact of this id from this book.
     private func broughtBack(_ id: String, as draft: ContactDraft, at now: Date, _ writer: ContactWriter,
                              _ db: Database) throws -> String? {
-        guard try TrashRecords.rows(ids: [id], db)[id]?.row.bookId == state.book,
-              try ContactReader.stored(ids: [id], db).isEmpty,
-              let entry = try TrashedCards.entries(ids: [id], db).first else { return nil }
+        guard let entry = try TrashedCards.entry(id: id, db), entry.row.bookId == state.book,
+              try ContactReader.stored(ids: [id], db).isEmpty else { return nil }
         let (id, pk) = try TrashedCards.bringBack(entry, asNew: false, into: writer, db)
         let deleted = Contact(entry.draft, regions: try Settings.phoneRegions(db), book: entry.row.bookName,
                               createdAt: entry.row.createdAt, updatedAt: entry.row.updatedAt, revision: entry.row.revision)

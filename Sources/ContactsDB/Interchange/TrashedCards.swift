@@ -63,10 +63,19 @@ package enum TrashedCards {
         var seen: Set<String> = []
         let missing = ids.filter { found[$0] == nil && seen.insert($0).inserted }
         guard missing.isEmpty else { throw ContactsDBError.notInTrash(ids: missing) }
-        return try ids.compactMap { found[$0] }.map { pk, row in
-            var draft = try ContactJSON.decode(Data(row.card.utf8), source: "trash").draft
-            draft.photo = row.photo
-            return Entry(pk: pk, row: row, draft: draft)
-        }
+        return try ids.compactMap { found[$0] }.map(entry)
+    }
+
+    /// The newest deletion of `id`, if the trash holds one: a sync asks
+    /// for every card it stores, so an id never deleted costs one seek.
+    package static func entry(id: String, _ db: Database) throws -> Entry? {
+        guard try TrashRecords.holds(id: id, db) else { return nil }
+        return try TrashRecords.rows(ids: [id], db)[id].map(entry)
+    }
+
+    private static func entry(_ pk: Int64, _ row: TrashRecords.Row) throws -> Entry {
+        var draft = try ContactJSON.decode(Data(row.card.utf8), source: "trash").draft
+        draft.photo = row.photo
+        return Entry(pk: pk, row: row, draft: draft)
     }
 }

@@ -120,6 +120,12 @@ package enum TrashRecords {
         return result
     }
 
+    /// Whether any deletion of `id` is kept, however old (one index seek).
+    package static func holds(id: String, _ db: Database) throws -> Bool {
+        try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM trashedContact WHERE id = ? LIMIT 1"),
+                          arguments: [id]) ?? false
+    }
+
     package static func remove(pk: Int64, _ db: Database) throws {
         try db.cachedStatement(sql: "DELETE FROM trashedContact WHERE pk = ?").execute(arguments: [pk])
     }
