@@ -23,6 +23,9 @@ struct InfoAnswer: Encodable {
     /// How many days the trash keeps a deleted contact: 0 keeps nothing,
     /// and a delete cannot be undone.
     var trashDays: Int
+    /// The card's texts and lists as the form and the contact's page
+    /// show them.
+    var card = CardForm.card
 }
 
 struct BookAnswer: Encodable {

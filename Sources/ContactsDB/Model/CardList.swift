@@ -39,9 +39,14 @@ package struct CardList: Sendable {
         /// This engine's CSV column suffix (`date1Value`) and the part of
         /// a CSV entry (`CSVLayout.Part`) it holds; nil: not in CSV.
         package let csv: (suffix: String, part: String)?
+        /// Its input in a form (``CardForm/Part``): its caption and the
+        /// kind of text (`text`, `url`); nil for the entry's label and the
+        /// parameters, which the form shows otherwise or not at all.
+        package let input: (label: String, type: String)?
 
-        package init(_ name: String, _ rule: Rule, required: Bool = false, csv: (suffix: String, part: String)? = nil) {
-            (self.name, self.rule, self.isRequired, self.csv) = (name, rule, required, csv)
+        package init(_ name: String, _ rule: Rule, required: Bool = false, csv: (suffix: String, part: String)? = nil,
+                     input: (label: String, type: String)? = nil) {
+            (self.name, self.rule, self.isRequired, self.csv, self.input) = (name, rule, required, csv, input)
         }
 
         /// A label, `type`, with its CSV column `Type`.
@@ -69,32 +74,56 @@ package struct CardList: Sendable {
     /// Where the entries are plain texts rather than objects (one column),
     /// what each is (`a vCard content line`).
     package let plainText: String?
+    /// How a form and a contact's page show it (``CardForm/List``).
+    package let form: Form
+
+    /// A list as a form shows it: its title, one entry's noun, the column
+    /// that says which kind of entry each is and the kinds offered for it.
+    package struct Form: Sendable {
+        package let title: String
+        package let noun: String
+        package let kind: (column: String, kinds: [String])?
+
+        package init(_ title: String, noun: String, kind: (column: String, kinds: [String])? = nil) {
+            (self.title, self.noun, self.kind) = (title, noun, kind)
+        }
+    }
 
     /// In the order JSON and CSV write them.
     package static let all: [CardList] = [
         CardList("dates", \.dates, table: "contactDate", item: "date", [
-            .label(default: "anniversary"), Column("value", .date, required: true, csv: ("Value", "value")), .parameters,
-        ], identity: { [$0.type, $0.value] }),
+            .label(default: "anniversary"),
+            Column("value", .date, required: true, csv: ("Value", "value"), input: ("Date (YYYY-MM-DD, or --MM-DD)", "text")),
+            .parameters,
+        ], form: Form("Other dates", noun: "Date", kind: ("type", ["anniversary", "other"])),
+           identity: { [$0.type, $0.value] }),
         CardList("urls", \.urls, table: "url", item: "url", [
             .label(default: "other"),
-            Column("value", .trimmed(required: "a URL cannot be empty."), required: true, csv: ("Value", "value")),
+            Column("value", .trimmed(required: "a URL cannot be empty."), required: true, csv: ("Value", "value"),
+                   input: ("URL", "url")),
             .parameters,
-        ], identity: { $0.value }),
+        ], form: Form("Web addresses", noun: "URL", kind: ("type", ["home", "work", "blog", "profile", "other"])),
+           identity: { $0.value }),
         CardList("relations", \.relations, table: "relation", item: "relation", [
             .label(default: "other"),
             Column("name", .tidied(required: "a relation needs the related person's name."), required: true,
-                   csv: ("Name", "value")),
-        ], identity: { [$0.type, $0.name] }),
+                   csv: ("Name", "value"), input: ("Name", "text")),
+        ], form: Form("Related people", noun: "Related person", kind: ("type", [
+            "spouse", "partner", "child", "parent", "mother", "father", "sibling", "friend", "assistant", "manager", "other",
+        ])), identity: { [$0.type, $0.name] }),
         CardList("socialProfiles", \.socialProfiles, table: "socialProfile", item: "socialProfile", [
             Column("service", .tidied(required: "a social profile needs its service."), required: true,
                    csv: ("Service", "service")),
-            Column("handle", .trimmed(required: nil), csv: ("Handle", "handle")),
-            Column("url", .trimmed(required: nil), csv: ("Url", "url")),
+            Column("handle", .trimmed(required: nil), csv: ("Handle", "handle"), input: ("Handle", "text")),
+            Column("url", .trimmed(required: nil), csv: ("Url", "url"), input: ("Profile URL", "url")),
         ], needsOneOf: (["handle", "url"], "a social profile needs a handle or a URL."),
-           identity: { [$0.service.lowercased(), $0.handle, $0.url] }),
+           form: Form("Social profiles", noun: "Social profile", kind: ("service", [
+               "twitter", "facebook", "linkedin", "instagram", "mastodon", "github",
+           ])), identity: { [$0.service.lowercased(), $0.handle, $0.url] }),
         CardList("extra", \.extra, table: "extraProperty", item: "extra", [
-            Column("line", .contentLine, csv: ("", "value")),
-        ], limit: 1_000, limitNoun: "extra properties", plainText: "a vCard content line", identity: { $0 }),
+            Column("line", .contentLine, csv: ("", "value"), input: ("Other card properties (vCard lines, one per line)", "text")),
+        ], limit: 1_000, limitNoun: "extra properties", plainText: "a vCard content line",
+           form: Form("Other card properties", noun: "Card property"), identity: { $0 }),
     ]
 
     package static let byKey = Dictionary(uniqueKeysWithValues: all.map { ($0.key, $0) })
@@ -129,10 +158,11 @@ package struct CardList: Sendable {
     private init<Entry: CardListEntry, Key: Hashable & Sendable>(
         _ key: String, _ path: WritableKeyPath<ContactDetails, [Entry]>, table: String, item: String, _ columns: [Column],
         limit: Int = 100, limitNoun: String? = nil, needsOneOf: (columns: [String], reason: String)? = nil,
-        plainText: String? = nil, identity: @escaping @Sendable (Entry) -> Key
+        plainText: String? = nil, form: Form, identity: @escaping @Sendable (Entry) -> Key
     ) {
         (self.key, self.table, self.item, self.columns) = (key, table, item, columns)
         (self.limit, self.limitNoun, self.needsOneOf, self.plainText) = (limit, limitNoun, needsOneOf, plainText)
+        self.form = form
         entries = TypedEntries(path: path, identity: identity)
     }
 

@@ -28,26 +28,38 @@ package struct DetailText: Sendable {
     /// nil where the text has a shape of its own in vCard (N's parts,
     /// NICKNAME's list, BDAY's date, ORG's units, FN).
     package let vCard: String?
+    /// Its caption in a form and on a contact's page, what a form adds
+    /// to the caption about its shape, and the part of the form it goes in
+    /// (``CardForm``).
+    package let label: String
+    package let hint: String?
+    package let group: CardForm.Group
 
-    init(_ key: String, _ field: WritableKeyPath<ContactDetails, String?>, _ roles: Roles, vCard: String? = nil) {
+    init(_ key: String, _ field: WritableKeyPath<ContactDetails, String?>, _ roles: Roles, vCard: String? = nil,
+         label: String, hint: String? = nil, in group: CardForm.Group) {
         (self.key, self.field, self.roles, self.vCard) = (key, field, roles, vCard)
+        (self.label, self.hint, self.group) = (label, hint, group)
     }
 
     /// In the order export writes them.
     package static let all: [DetailText] = [
-        DetailText("namePrefix", \.namePrefix, [.column, .name]),
-        DetailText("middleName", \.middleName, [.column, .name, .option]),
-        DetailText("nameSuffix", \.nameSuffix, [.column, .name]),
-        DetailText("phoneticFirstName", \.phoneticFirstName, [.column, .name], vCard: "X-PHONETIC-FIRST-NAME"),
-        DetailText("phoneticMiddleName", \.phoneticMiddleName, [.column, .name], vCard: "X-PHONETIC-MIDDLE-NAME"),
-        DetailText("phoneticLastName", \.phoneticLastName, [.column, .name], vCard: "X-PHONETIC-LAST-NAME"),
-        DetailText("nickname", \.nickname, [.column, .name, .option]),
-        DetailText("formattedName", \.formattedName, [.name]),
-        DetailText("department", \.department, [.column, .name]),
-        DetailText("jobTitle", \.jobTitle, [.column, .name, .option], vCard: "TITLE"),
-        DetailText("role", \.role, [.column, .name], vCard: "ROLE"),
-        DetailText("birthday", \.birthday, [.column, .option]),
-        DetailText("note", \.note, [.column, .option], vCard: "NOTE"),
+        DetailText("namePrefix", \.namePrefix, [.column, .name], label: "Prefix", in: .name),
+        DetailText("middleName", \.middleName, [.column, .name, .option], label: "Middle name", in: .name),
+        DetailText("nameSuffix", \.nameSuffix, [.column, .name], label: "Suffix", in: .name),
+        DetailText("phoneticFirstName", \.phoneticFirstName, [.column, .name], vCard: "X-PHONETIC-FIRST-NAME",
+                   label: "Phonetic first name", in: .phonetic),
+        DetailText("phoneticMiddleName", \.phoneticMiddleName, [.column, .name], vCard: "X-PHONETIC-MIDDLE-NAME",
+                   label: "Phonetic middle name", in: .phonetic),
+        DetailText("phoneticLastName", \.phoneticLastName, [.column, .name], vCard: "X-PHONETIC-LAST-NAME",
+                   label: "Phonetic last name", in: .phonetic),
+        DetailText("nickname", \.nickname, [.column, .name, .option], label: "Nickname", in: .name),
+        DetailText("formattedName", \.formattedName, [.name], label: "Name as written on the card", in: .name),
+        DetailText("department", \.department, [.column, .name], label: "Department", in: .work),
+        DetailText("jobTitle", \.jobTitle, [.column, .name, .option], vCard: "TITLE", label: "Job title", in: .work),
+        DetailText("role", \.role, [.column, .name], vCard: "ROLE", label: "Role", in: .work),
+        DetailText("birthday", \.birthday, [.column, .option],
+                   label: "Birthday", hint: "YYYY-MM-DD, or --MM-DD without the year", in: .dates),
+        DetailText("note", \.note, [.column, .option], vCard: "NOTE", label: "Note", in: .note),
     ]
 
     package static func with(_ role: Roles) -> [DetailText] {
