@@ -91,11 +91,13 @@ let package = Package(
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            // The page's modules are listed in `Page.modules` too.
             resources: [
                 .embedInCode("Page/index.html"),
                 .embedInCode("Page/app.css"),
-                .embedInCode("Page/app.js"),
-            ]
+            ] + ["app", "shared", "helpers", "list", "contact", "form", "duplicates", "sheets"].map {
+                .embedInCode("Page/\($0).js")
+            }
         ),
         // Generated contacts for `generate`, `bench` and the tests.
         .target(name: "ContactsDBSynthetic", dependencies: ["ContactsDB"]),

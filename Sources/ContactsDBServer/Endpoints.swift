@@ -30,6 +30,9 @@ struct Endpoints: Sendable {
 
     private func addReads(to router: Router<some RequestContext>) {
         router.get("/") { _, _ in await document() }
+        router.get(RouterPath(stringLiteral: Page.modulePrefix + ":module")) { _, context in
+            Page.module(named: context.parameters.get("module") ?? "") ?? Response(status: .notFound)
+        }
         for (path, read) in preloadableReads {
             router.get(RouterPath(stringLiteral: path)) { request, _ in try await answer { try read(request.uri) } }
         }

@@ -5,9 +5,10 @@ import Hummingbird
 /// The page, compiled into the binary (SwiftPM's `embedInCode`): plain
 /// HTML, CSS and JavaScript, no build step, nothing from another host.
 ///
-/// It goes out as one document: the stylesheet, the script and the
-/// answers to the script's first requests are put in `index.html` where it
-/// marks them, so that the first screen waits on no second round trip.
+/// The document carries the stylesheet and the answers to the script's
+/// first requests, put in `index.html` where it marks them, so that the
+/// first screen waits on no request but the modules', which the browser
+/// asks for side by side.
 enum Page {
     /// What app.js asks for first, in the order it writes the parameters:
     /// the list in its starting state, and the info. Should the two part,
@@ -22,13 +23,36 @@ enum Page {
         bytes += Array("<style nonce=\"\(nonce)\">\n".utf8) + PackageResources.app_css + Array("</style>\n".utf8)
         bytes += Array("<script type=\"application/json\" id=\"preloaded\">".utf8) + preloaded(answers)
             + Array("</script>\n".utf8)
-        bytes += Array("<script type=\"module\" nonce=\"\(nonce)\">\n".utf8) + PackageResources.app_js
-            + Array("</script>\n".utf8)
+        for name in modules.keys.sorted() where name != "app.js" {
+            bytes += Array("<link rel=\"modulepreload\" href=\"\(modulePrefix)\(name)\" nonce=\"\(nonce)\">\n".utf8)
+        }
+        bytes += Array("<script type=\"module\" src=\"\(modulePrefix)app.js\" nonce=\"\(nonce)\"></script>\n".utf8)
         bytes += template.tail
         var response = Response(
             status: .ok, headers: [.contentType: "text/html; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
         response.headers[.contentSecurityPolicy] = AccessGuard<BasicRequestContext>.policy(nonce: nonce)
         return response
+    }
+
+    /// Where the page's modules are served, each by its file name.
+    static let modulePrefix = "/app/"
+
+    /// The page's modules by file name: app.js, which the document loads,
+    /// imports the others, which it names to the browser up front so that
+    /// they load side by side rather than one after another.
+    static let modules: [String: [UInt8]] = [
+        "app.js": PackageResources.app_js, "shared.js": PackageResources.shared_js,
+        "helpers.js": PackageResources.helpers_js, "list.js": PackageResources.list_js,
+        "contact.js": PackageResources.contact_js, "form.js": PackageResources.form_js,
+        "duplicates.js": PackageResources.duplicates_js, "sheets.js": PackageResources.sheets_js,
+    ]
+
+    /// A module of the page, or nil for a name it has none of.
+    static func module(named name: String) -> Response? {
+        modules[name].map {
+            Response(status: .ok, headers: [.contentType: "text/javascript; charset=utf-8"],
+                     body: .init(byteBuffer: ByteBuffer(bytes: $0)))
+        }
     }
 
     /// index.html around the line that marks where the parts go.
