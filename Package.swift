@@ -188,5 +188,17 @@ let package = Package(
             name: "ContactsDBCLITests",
             dependencies: ["ContactsDBCLI", "ContactsDBBench", "ContactsDB", "ContactsDBSynthetic", "ContactsDBTestSupport", "CVips"]
         ),
+        // The web app's routes, answered in-process by the real router over
+        // a real store (HummingbirdTesting's `.router`), with no socket.
+        .testTarget(
+            name: "ContactsDBServerTests",
+            dependencies: [
+                "ContactsDBServer",
+                "ContactsDB",
+                "ContactsDBTestSupport",
+                "CVips",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
     ]
 )

@@ -18,13 +18,15 @@ import Hummingbird
 /// - On every write, the Origin header: the app's own.
 /// - No CORS header is ever sent, so another origin's script reads no
 ///   answer.
-/// - The birthday calendar's feed (under ``Endpoints/feedPrefix``) is
-///   for calendar apps, which send no cookie: at the machine's host the
-///   Host check applies and the cookie does not; the feed's route checks
-///   the feed token in the path, which opens nothing else.
+/// - The birthday calendar's feed (under
+///   ``CalendarController/feedPrefix``) is for calendar apps, which send
+///   no cookie: at the machine's host the Host check applies and the
+///   cookie does not; the feed's route checks the feed token in the
+///   path, which opens nothing else.
 struct AccessGuard<Context: RequestContext>: RouterMiddleware {
     let signIn: SignIn
-    let port: Int
+    /// The port served on, known once the server listens.
+    let port: @Sendable () -> Int
 
     /// What a refused or stale code is told.
     static var usedCode: String {
@@ -33,6 +35,7 @@ struct AccessGuard<Context: RequestContext>: RouterMiddleware {
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let port = port()
         let app = signIn.appHost(port: port)
         guard let host = request.head.authority, [app, "127.0.0.1:\(port)"].contains(host) else {
             return Self.refusal(.misdirectedRequest, "This server answers only at the addresses `contactsdb serve` printed.")
@@ -42,7 +45,7 @@ struct AccessGuard<Context: RequestContext>: RouterMiddleware {
                 return Self.refusal(.forbidden, "A change must come from the app's own page.")
             }
         }
-        guard host == app else { return try await atMachineHost(request, context: context, next: next) }
+        guard host == app else { return try await atMachineHost(request, port: port, context: context, next: next) }
         let isSignedIn = signIn.isSignedIn(request.headers[values: .cookie])
         if request.uri.path == "/", let code = request.uri.queryParameters.get("code") {
             // The code leaves the address bar at once; an old one, from the
@@ -57,7 +60,18 @@ struct AccessGuard<Context: RequestContext>: RouterMiddleware {
         guard isSignedIn else {
             return Self.refusal(.unauthorized, "Open an address `contactsdb serve` printed, or press Enter where it runs for a new one.")
         }
-        return Self.hardened(try await next(request, context))
+        return try await passed(request, context: context, next: next)
+    }
+
+    /// The route's answer, hardened; a failure the route throws (a
+    /// missing id) too, which would otherwise be made an answer after
+    /// every middleware, without the headers.
+    private func passed(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return Self.hardened(try await next(request, context))
+        } catch let error as any HTTPResponseError {
+            return Self.hardened(try error.response(from: request, context: context))
+        }
     }
 
     /// The machine's own host, whose cookies every server on the machine
@@ -65,20 +79,20 @@ struct AccessGuard<Context: RequestContext>: RouterMiddleware {
     /// with a credential of its own, which it checks itself, would go
     /// beside it, on to `next`.
     private func atMachineHost(
-        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+        _ request: Request, port: Int, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         switch request.uri.path {
-        case "/": return entry(request)
-        case let path where path.hasPrefix(Endpoints.feedPrefix):
+        case "/": return entry(request, port: port)
+        case let path where path.hasPrefix(CalendarController.feedPrefix):
             guard request.method == .get || request.method == .head else { return Response(status: .notFound) }
-            return Self.hardened(try await next(request, context))
+            return try await passed(request, context: context, next: next)
         default: return Self.refusal(.misdirectedRequest, "The app is not served at this address: open one `contactsdb serve` printed.")
         }
     }
 
     /// Takes a code and sends the browser on to the app's host with a new
     /// one, so that the host name is learnt only by the holder of a code.
-    private func entry(_ request: Request) -> Response {
+    private func entry(_ request: Request, port: Int) -> Response {
         guard request.method == .get, let code = request.uri.queryParameters.get("code"), signIn.codes.take(code) else {
             return Self.refusal(.unauthorized, Self.usedCode)
         }

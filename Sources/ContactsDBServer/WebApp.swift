@@ -39,7 +39,7 @@ public struct WebApp: Sendable {
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {
                 // Held from here on: no write starts, the last one ended.
-                Endpoints.writes.lock()
+                Answer.writes.lock()
                 stopped.signal()
             }
             source.resume()
@@ -63,9 +63,7 @@ public struct WebApp: Sendable {
     private func serve(port: Int, ready: @escaping @Sendable (@escaping @Sendable () -> String) -> Void) async throws {
         let bound = Bound()
         let signIn = signIn
-        let router = Router()
-        router.middlewares.add(PortGuard(bound: bound, signIn: signIn))
-        Endpoints(store: store).add(to: router)
+        let router = buildRouter(store: store, signIn: signIn, port: { bound.value })
         var logger = Logger(label: "contactsdb-serve")
         logger.logLevel = .critical
         let app = Application(
@@ -110,16 +108,6 @@ final class Bound: @unchecked Sendable {
 
     func set(_ port: Int) { lock.withLock { self.port = port } }
     var value: Int { lock.withLock { port } }
-}
-
-/// ``AccessGuard`` for the port bound.
-struct PortGuard<Context: RequestContext>: RouterMiddleware {
-    let bound: Bound
-    let signIn: SignIn
-
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        try await AccessGuard<Context>(signIn: signIn, port: bound.value).handle(request, context: context, next: next)
-    }
 }
 
 private final class Outcome: @unchecked Sendable {

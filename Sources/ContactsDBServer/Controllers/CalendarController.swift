@@ -5,27 +5,29 @@ import Hummingbird
 /// The birthday calendar: the feed calendar apps subscribe to, opened by
 /// its own token in the path (they send no cookie), and the upcoming
 /// days the page shows.
-extension Endpoints {
+struct CalendarController: Sendable {
+    let store: ContactStore
+
     /// Where ``AccessGuard`` lets a request through without the app's
     /// cookie, for the feed's route to check the feed token itself.
     static let feedPrefix = "/calendar/"
 
-    func addCalendar(to router: Router<some RequestContext>) {
-        router.get(RouterPath(stringLiteral: Self.feedPrefix + ":token/" + BirthdayCalendar.feedFile)) { request, context in
-            let (given, books) = (context.parameters.get("token") ?? "", request.uri.queryParameters.getAll("book"))
-            return try await feed(token: given, books: books)
-        }
-        router.get("/api/birthdays") { request, _ in
-            let within = min(366, max(0, request.uri.queryParameters.get("within", as: Int.self) ?? 30))
-            return try await answer { try encode(try store.upcomingDates(from: .today(), within: within)) }
-        }
+    func addRoutes(to group: RouterGroup<some RequestContext>) {
+        group.get(RouterPath(stringLiteral: Self.feedPrefix + ":token/" + BirthdayCalendar.feedFile), use: feed)
+            .get("/api/birthdays", use: birthdays)
+    }
+
+    /// The days of the next `within` days (30 unless given, at most 366).
+    @Sendable func birthdays(_ request: Request, context: some RequestContext) async throws -> Response {
+        let (store, within) = (store, min(366, max(0, request.uri.queryParameters.get("within", as: Int.self) ?? 30)))
+        return try await Answer.json { try encode(try store.upcomingDates(from: .today(), within: within)) }
     }
 
     /// The calendar, or a bare 404 for any token but the feed's own (a
     /// wrong or replaced one learns nothing).
-    private func feed(token given: String, books: [String]) async throws -> Response {
-        let store = store
-        let result = await offServerThreads { () -> BirthdayCalendar? in
+    @Sendable func feed(_ request: Request, context: some RequestContext) async throws -> Response {
+        let (store, given, books) = (store, context.parameters.get("token") ?? "", request.uri.queryParameters.getAll("book"))
+        let result = await Answer.offServerThreads { () -> BirthdayCalendar? in
             guard SignIn.same(given, try store.calendarFeedToken()) else { return nil }
             return try store.birthdayCalendar(inBooks: books.isEmpty ? nil : books)
         }
