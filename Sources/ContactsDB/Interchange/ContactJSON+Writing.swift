@@ -154,3 +154,23 @@ extension Person {
         "{\"ids\": [" + ids.map(JSONText.quote).joined(separator: ", ") + "], " + contact.jsonText.dropFirst()
     }
 }
+
+extension TrashedContact {
+    /// `{"id", "name", "book", "deletedAt", "by"}`, as `trash --format json`
+    /// and the web app's `/api/trash` write it.
+    public var jsonText: String {
+        "{\"id\": \(JSONText.quote(id)), \"name\": \(JSONText.quote(name)), \"book\": \(JSONText.quote(book)), "
+            + "\"deletedAt\": \(JSONText.quote(Timestamp.string(from: deletedAt))), \"by\": \(JSONText.quote(deletedBy.rawValue))}"
+    }
+}
+
+extension ContactVersion {
+    /// `{"revision", "at", "by", "fields"}`, as `history --format json` and
+    /// the web app's `/api/history` write it; `by` is null where no write
+    /// recorded it.
+    public var jsonText: String {
+        "{\"revision\": \(revision), \"at\": \(JSONText.quote(Timestamp.string(from: at))), "
+            + "\"by\": \(by.map { JSONText.quote($0.rawValue) } ?? "null"), "
+            + "\"fields\": [" + fields.map(JSONText.quote).joined(separator: ", ") + "]}"
+    }
+}

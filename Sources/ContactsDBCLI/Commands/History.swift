@@ -24,15 +24,7 @@ extension ContactsDBCommand {
                 versions.map {
                     [String($0.revision), Timestamp.string(from: $0.at), $0.by?.rawValue ?? "-", $0.fields.joined(separator: ", ")]
                 }
-            }, json: Self.json)
-        }
-
-        /// `{"revision", "at", "by", "fields"}`; `by` is null where no write
-        /// recorded it.
-        static func json(_ version: ContactVersion) -> String {
-            "{\"revision\": \(version.revision), \"at\": \(JSONText.quote(Timestamp.string(from: version.at))), "
-                + "\"by\": \(version.by.map { JSONText.quote($0.rawValue) } ?? "null"), "
-                + "\"fields\": \(RecordList.jsonArray(version.fields))}"
+            }, json: \.jsonText)
         }
     }
 }

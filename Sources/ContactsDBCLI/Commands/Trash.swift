@@ -29,9 +29,9 @@ extension ContactsDBCommand {
                     RecordList.print(trashed, as: .table, empty: "The trash is empty.",
                                      header: ["ID", "NAME", "BOOK", "DELETED", "BY"],
                                      row: { $0.map { [$0.id, $0.name, $0.book, Timestamp.string(from: $0.deletedAt), $0.deletedBy.rawValue] } },
-                                     json: Trash.json)
-                case .json: RecordList.print(trashed, as: .json, empty: "", header: [], row: { _ in [] }, json: Trash.json)
-                case .ndjson: trashed.forEach { print(Trash.json($0)) }
+                                     json: \.jsonText)
+                case .json: RecordList.print(trashed, as: .json, empty: "", header: [], row: { _ in [] }, json: \.jsonText)
+                case .ndjson: trashed.forEach { print($0.jsonText) }
                 case .csv:
                     print("id,name,book,deletedAt,by\r")
                     for entry in trashed {
@@ -85,13 +85,6 @@ extension ContactsDBCommand {
             }
         }
 
-        /// `{"id", "name", "book", "deletedAt", "by"}`.
-        static func json(_ trashed: TrashedContact) -> String {
-            "{\"id\": \(JSONText.quote(trashed.id)), \"name\": \(JSONText.quote(trashed.name)), "
-                + "\"book\": \(JSONText.quote(trashed.book)), "
-                + "\"deletedAt\": \(JSONText.quote(Timestamp.string(from: trashed.deletedAt))), "
-                + "\"by\": \(JSONText.quote(trashed.deletedBy.rawValue))}"
-        }
     }
 
     struct Restore: ParsableCommand {

@@ -22,7 +22,7 @@ struct TrashController: Sendable {
     /// The deleted contacts the trash keeps, of the `book`s given or all.
     @Sendable func trash(_ request: Request, context: some RequestContext) async throws -> Response {
         let (store, books) = (store, request.uri.queryParameters.getAll("book").filter { !$0.isEmpty })
-        return try await Answer.json { try encode(try store.trash(inBooks: books.isEmpty ? nil : books).map(TrashAnswer.init)) }
+        return try await Answer.json { jsonArray(try store.trash(inBooks: books.isEmpty ? nil : books).map(\.jsonText)) }
     }
 
     @Sendable func restoreFromTrash(_ request: Request, context: some RequestContext) async throws -> Response {
@@ -39,7 +39,7 @@ struct TrashController: Sendable {
     /// The contact's versions, newest first.
     @Sendable func history(_ request: Request, context: some RequestContext) async throws -> Response {
         let (store, id) = (store, try request.contactID())
-        return try await Answer.json { try encode(try store.history(id: id).map(VersionAnswer.init)) }
+        return try await Answer.json { jsonArray(try store.history(id: id).map(\.jsonText)) }
     }
 
     /// The contact as it was at `revision`, in the shape of
@@ -62,6 +62,11 @@ struct TrashController: Sendable {
         }
     }
 
+    /// The library's JSON of each entry, as the command line writes them.
+    private func jsonArray(_ objects: [String]) -> Data {
+        Data(("[" + objects.joined(separator: ", ") + "]").utf8)
+    }
+
     private static func required(_ revision: Int?) throws -> Int {
         guard let revision else { throw RequestError("Give the revision, one the contact's history lists, as revision.") }
         return revision
@@ -69,20 +74,6 @@ struct TrashController: Sendable {
 }
 
 // MARK: - Shapes
-
-/// `{"id", "name", "book", "deletedAt", "by"}`, as `trash --format json`.
-struct TrashAnswer: Encodable {
-    var id: String
-    var name: String
-    var book: String
-    var deletedAt: String
-    var by: String
-
-    init(_ trashed: TrashedContact) {
-        (id, name, book) = (trashed.id, trashed.name, trashed.book)
-        (deletedAt, by) = (Timestamp.string(from: trashed.deletedAt), trashed.deletedBy.rawValue)
-    }
-}
 
 /// The deleted contacts to bring back; `asNew` gives each a new id and UID.
 struct RestoreRequest: Decodable {
@@ -99,29 +90,6 @@ struct RestoreAnswer: Encodable {
 
     init(_ result: RestoreResult) {
         (ids, goneBooks, defaultBook) = (result.ids, result.goneBooks, result.defaultBook)
-    }
-}
-
-/// `{"revision", "at", "by", "fields"}`, as `history --format json`: `by`
-/// is null where no write recorded it.
-struct VersionAnswer: Encodable {
-    var revision: Int
-    var at: String
-    var by: String?
-    var fields: [String]
-
-    init(_ version: ContactVersion) {
-        (revision, at, by, fields) = (version.revision, Timestamp.string(from: version.at), version.by?.rawValue, version.fields)
-    }
-
-    enum CodingKeys: CodingKey { case revision, at, by, fields }
-
-    func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(revision, forKey: .revision)
-        try container.encode(at, forKey: .at)
-        try container.encode(by, forKey: .by)
-        try container.encode(fields, forKey: .fields)
     }
 }
 
