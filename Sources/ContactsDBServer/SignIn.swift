@@ -20,10 +20,12 @@ struct SignIn: Sendable {
     /// that two servers on one machine never share a cookie.
     static let cookieName = "contactsdb"
 
-    init() {
+    /// - parameter codeLifetime: how long a code opens the app; tests
+    ///   that may wait on a loaded machine give more than a minute.
+    init(codeLifetime: TimeInterval = SignInCodes.defaultLifetime) {
         token = RandomHex.make(words: 4)
         label = "contactsdb-" + RandomHex.make(words: 2)
-        codes = SignInCodes()
+        codes = SignInCodes(lifetime: codeLifetime)
     }
 
     /// `contactsdb-….localhost:PORT`: browsers resolve every name under
@@ -58,21 +60,24 @@ struct SignIn: Sendable {
     }
 }
 
-/// One-time codes: each opens the app once, within ``lifetime`` of its
+/// One-time codes: each opens the app once, within a lifetime of its
 /// making, and is worth nothing after, wherever its address was left (a
 /// process list, a browser's history, a terminal's scrollback).
 final class SignInCodes: @unchecked Sendable {
     /// Long enough to open the address from the terminal by hand.
-    static let lifetime: TimeInterval = 60
+    static let defaultLifetime: TimeInterval = 60
+    private let lifetime: TimeInterval
     private let lock = NSLock()
     private var issued: [(code: String, until: Date)] = []
+
+    init(lifetime: TimeInterval = SignInCodes.defaultLifetime) { self.lifetime = lifetime }
 
     /// A new code of 128 random bits.
     func make() -> String {
         let code = RandomHex.make(words: 2)
         lock.withLock {
             issued.removeAll { $0.until <= Date() }
-            issued.append((code, Date().addingTimeInterval(Self.lifetime)))
+            issued.append((code, Date().addingTimeInterval(lifetime)))
         }
         return code
     }

@@ -92,6 +92,17 @@ import Testing
         }
     }
 
+    /// A code past its lifetime opens nothing and is used up all the same.
+    @Test func aCodePastItsTimeIsRefused() {
+        let codes = SignInCodes(lifetime: 0)
+        let code = codes.make()
+        #expect(!codes.take(code))
+        #expect(!codes.take(code))
+        let timely = SignInCodes()
+        let fresh = timely.make()
+        #expect(timely.take(fresh) && !timely.take(fresh))
+    }
+
     @Test func aUsedOrUnknownCodeIsRefusedAtEitherHost() async throws {
         let (machineCode, appCode) = (server.signIn.codes.make(), server.signIn.codes.make())
         try await server.test { client in

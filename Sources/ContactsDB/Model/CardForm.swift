@@ -39,7 +39,7 @@ package struct CardForm: Encodable, Sendable {
     /// to the caption about its shape; `choices` make it a choice of
     /// values; `number` sends a whole number as a number; `lines` make
     /// it a text of several lines.
-    package struct Text: Encodable, Sendable {
+    package struct Field: Encodable, Sendable {
         package var key: String
         package var label: String
         package var hint: String?
@@ -78,7 +78,7 @@ package struct CardForm: Encodable, Sendable {
 
     /// A group of texts or a list, as `{"title", "texts"}` or `{"list"}`.
     package enum Section: Encodable, Sendable {
-        case texts(title: String?, [Text])
+        case texts(title: String?, [Field])
         case list(List)
 
         private enum CodingKeys: CodingKey { case title, texts, list }
@@ -106,22 +106,22 @@ package struct CardForm: Encodable, Sendable {
     // MARK: - Non public
 
     private static func section(_ group: Group) -> Section {
-        let details: [Text] = DetailText.all.filter { $0.group == group }.map {
-            Text(key: $0.key, label: $0.label, hint: $0.hint, lines: group == .note ? 3 : nil)
+        let details: [Field] = DetailText.all.filter { $0.group == group }.map {
+            Field(key: $0.key, label: $0.label, hint: $0.hint, lines: group == .note ? 3 : nil)
         }
         let known = coreTexts + details
-        let placed: [Text] = group.placed.compactMap { key in known.first { $0.key == key } }
+        let placed: [Field] = group.placed.compactMap { key in known.first { $0.key == key } }
         return .texts(title: group.title, placed + details.filter { !group.placed.contains($0.key) })
     }
 
     /// The texts of the draft that are not ``DetailText``s.
     private static let coreTexts = [
-        Text(key: "kind", label: "Kind", choices: [
+        Field(key: "kind", label: "Kind", choices: [
             Choice(value: ContactKind.individual.rawValue, label: "Person"),
             Choice(value: ContactKind.organization.rawValue, label: "Organization"),
         ]),
-        Text(key: "firstName", label: "First name"), Text(key: "lastName", label: "Last name"),
-        Text(key: "company", label: "Company"), Text(key: "age", label: "Age", number: true),
+        Field(key: "firstName", label: "First name"), Field(key: "lastName", label: "Last name"),
+        Field(key: "company", label: "Company"), Field(key: "age", label: "Age", number: true),
     ]
 
     /// The lists of the draft that are not ``CardList``s: each has a
