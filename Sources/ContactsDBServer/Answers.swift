@@ -12,8 +12,6 @@ struct InfoAnswer: Encodable {
     var remotes: [RemoteAnswer]
     var attributes: [String]
     var sorts: [String]
-    /// The services typed input takes.
-    var messengers: [String]
     /// The most bytes a photo may have: the page sends one byte more of a
     /// larger file, as `photo set` reads stdin, so that the store refuses it.
     var photoBytes: Int

@@ -10,7 +10,8 @@ import Hummingbird
 /// first screen waits on no request but the modules', which the browser
 /// asks for side by side.
 enum Page {
-    /// What app.js asks for first, in the order it writes the parameters:
+    /// What the page asks for first (list.js's `reload` and `loadInfo`),
+    /// with the parameters in the order `listParameters` writes them:
     /// the list in its starting state, and the info. Should the two part,
     /// the page asks the server as it would without.
     static let preloadedPaths = ["/api/list?sort=name&meta=1&offset=0&limit=100", "/api/info"]

@@ -54,6 +54,18 @@ import Testing
         }
     }
 
+    /// `Package.swift` embeds the page's modules and `Page.modules` serves
+    /// them: a file in `Page/` that either leaves out would fail to load.
+    @Test func everyModuleInThePageFolderIsServed() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../Sources/ContactsDBServer/Page").standardizedFileURL
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".js") }
+        #expect(Set(files) == Set(Page.modules.keys))
+        for name in files {
+            #expect(Page.modules[name] == Array(try Data(contentsOf: folder.appendingPathComponent(name))), "\(name)")
+        }
+    }
+
     @Test func thePreloadedAnswersAreThoseOfTheirRoutes() async throws {
         try await server.test { client in
             let page = try await client.get("/")

@@ -1,12 +1,17 @@
 // The page's pure helpers under node's test runner:
-//   node --experimental-detect-module --test Tests/WebApp/
-// (Debian's node 20 reads the page's `.js` modules as ES modules with the flag.)
+//   node --test Tests/WebApp/helpers.test.mjs
+// The module is imported from its source as a data: URL: a `.js` file
+// outside a package that says "module" is CommonJS to node, and Debian
+// 12's node 18 has no flag to read it otherwise (helpers.js imports nothing).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import {
+import { readFileSync } from "node:fs";
+
+const source = readFileSync(new URL("../../Sources/ContactsDBServer/Page/helpers.js", import.meta.url));
+const {
   addressLines, byName, countOf, describe, fieldPath, formatCount, HEAD, hrefOf, isLinkable, label, layOutSections,
   listParameters, numberOrText, ROW, rowAt, rowAtY, topOf,
-} from "../../Sources/ContactsDBServer/Page/helpers.js";
+} = await import("data:text/javascript;base64," + source.toString("base64"));
 
 test("counts are grouped by thousands, and the noun agrees", () => {
   assert.equal(formatCount(0), "0");

@@ -33,7 +33,7 @@ struct ListController: Sendable {
         return try encode(InfoAnswer(
             regions: try store.phoneRegions().codes, books: try store.books().map { BookAnswer(name: $0.name, count: $0.contactCount, isDefault: $0.isDefault) },
             groups: try store.groups(), remotes: remotes, attributes: ContactAttributes.named.map(\.name),
-            sorts: ContactSort.Key.allCases.map(\.rawValue), messengers: MessengerService.allCases.map(\.rawValue),
+            sorts: ContactSort.Key.allCases.map(\.rawValue),
             photoBytes: PhotoImage.maximumBytes, feedPath: BirthdayCalendar.feedPath(token: try store.calendarFeedToken()),
             trashDays: try store.trashDays()))
     }

@@ -59,7 +59,9 @@ function contactFields(answer) {
   const list = document.createElement("dl");
   const add = describer(list);
   const done = new Set(hidden);
-  for (const section of state.info.card.sections) {
+  // Before /api/info has come (or when it failed), every field shows
+  // under its own name below.
+  for (const section of state.info?.card.sections || []) {
     for (const text of section.texts || []) add(text.label, textContent(text, contact[text.key]));
     const spec = section.list;
     if (spec) {

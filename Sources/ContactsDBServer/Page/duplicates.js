@@ -3,6 +3,7 @@
 // made, each with Unmerge.
 
 import { $, api, button, paragraph, send } from "./shared.js";
+import { countOf } from "./helpers.js";
 import { reload } from "./list.js";
 
 export async function openDuplicates() {
@@ -15,7 +16,7 @@ async function refreshDuplicates() {
   status.textContent = "Looking for duplicates…";
   try {
     const [sets, merges] = await Promise.all([api("/api/duplicates"), api("/api/merges")]);
-    status.textContent = sets.length ? `${sets.length} set${sets.length === 1 ? "" : "s"} of duplicates.` : "No duplicates.";
+    status.textContent = sets.length ? `${countOf(sets.length, "set")} of duplicates.` : "No duplicates.";
     $("duplicate-sets").replaceChildren(...sets.map(setRow));
     $("merge-list").replaceChildren(...merges.map(mergeRow));
     if (!merges.length) $("merge-list").replaceChildren(paragraph("No merges.", "hint"));

@@ -8,7 +8,7 @@ import { reload } from "./list.js";
 import { showContact } from "./contact.js";
 
 let itemCounter = 0;
-let builtFor = null;
+let built = false;
 
 /// The card's texts and lists, each list by its key.
 const texts = () => state.info.card.sections.flatMap((section) => section.texts || []);
@@ -17,10 +17,11 @@ const listOf = (key) => lists().find((list) => list.key === key);
 /// A noun inside a sentence: "Add phone", "Add URL".
 const lowered = (noun) => (noun === noun.toUpperCase() ? noun : noun.toLowerCase());
 
-/// Makes the form's texts and lists, once for the card's form.
+/// Makes the form's texts and lists, once: the card's form is the
+/// binary's own, the same in every answer of `/api/info`.
 function buildForm() {
-  if (builtFor === state.info.card) return;
-  builtFor = state.info.card;
+  if (built) return;
+  built = true;
   $("card-fields").replaceChildren(...state.info.card.sections.map((section) => {
     if (section.list) return section.list.lines ? linesField(section.list) : listFieldset(section.list);
     const fields = section.texts.map(textField);

@@ -1,6 +1,7 @@
 // What the page works out without the document or the server: counts,
 // request parameters, where the list's rows go, how values read. The
-// browser imports it; node's test runner tests it (Tests/WebApp).
+// browser imports it; node's test runner tests it (Tests/WebApp), which
+// is why it imports nothing.
 
 export const ROW = 56;   // a contact's row, in pixels
 export const HEAD = 30;  // a section's header

@@ -124,8 +124,8 @@ export function render(refill = false) {
 /// Marks the row of the contact shown on the contact's page.
 export function markSelected(id) {
   for (const shown of rendered.values()) {
-    if (shown.dataset.id) shown.toggleAttribute("aria-current", shown.dataset.id === id);
     if (shown.dataset.id === id) shown.setAttribute("aria-current", "true");
+    else shown.removeAttribute("aria-current");
   }
 }
 
