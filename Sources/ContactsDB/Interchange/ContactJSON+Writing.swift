@@ -171,6 +171,6 @@ extension ContactVersion {
     public var jsonText: String {
         "{\"revision\": \(revision), \"at\": \(JSONText.quote(Timestamp.string(from: at))), "
             + "\"by\": \(by.map { JSONText.quote($0.rawValue) } ?? "null"), "
-            + "\"fields\": [" + fields.map(JSONText.quote).joined(separator: ", ") + "]}"
+            + "\"fields\": " + JSONText.array(fields, separator: ", ") + "}"
     }
 }

@@ -86,7 +86,7 @@ package enum TrashRecords {
             WHERE trash.deletedAt >= ?1
                 AND (?2 IS NULL OR lower(coalesce(book.name, trash.bookName)) IN (SELECT lower(value) FROM json_each(?2)))
             ORDER BY trash.deletedAt DESC, trash.pk DESC
-            """, [Timestamp.string(from: try cutoff(db)), books.map(JSONText.array)]) { row in
+            """, [Timestamp.string(from: try cutoff(db)), books.map { JSONText.array($0) }]) { row in
             result.append(TrashedContact(
                 id: row.text(0), name: row.text(1), book: row.text(2),
                 deletedAt: Timestamp.date(from: row.text(3)) ?? Date(timeIntervalSince1970: 0),

@@ -2,9 +2,10 @@ import Foundation
 
 /// JSON text for values written by hand.
 public enum JSONText {
-    /// A JSON array of strings on one line, as `json_each(?)` takes it.
-    package static func array(_ texts: [String]) -> String {
-        "[" + texts.map(quote).joined(separator: ",") + "]"
+    /// A JSON array of strings on one line, as `json_each(?)` takes it;
+    /// the outputs people read separate the elements with ", ".
+    package static func array(_ texts: [String], separator: String = ",") -> String {
+        "[" + texts.map(quote).joined(separator: separator) + "]"
     }
 
     /// A JSON string literal: quotes, backslashes and control characters

@@ -31,8 +31,8 @@ extension ContactsDBCommand {
                      $0.ids.joined(separator: " "), $0.reasons.joined(separator: ", ")]
                 }
             }, json: {
-                "{\"ids\": \(RecordList.jsonArray($0.ids)), \"confidence\": \(JSONText.quote($0.confidence.rawValue)), "
-                    + "\"reasons\": \(RecordList.jsonArray($0.reasons)), \"action\": \(JSONText.quote($0.action.rawValue))}"
+                "{\"ids\": \(JSONText.array($0.ids, separator: ", ")), \"confidence\": \(JSONText.quote($0.confidence.rawValue)), "
+                    + "\"reasons\": \(JSONText.array($0.reasons, separator: ", ")), \"action\": \(JSONText.quote($0.action.rawValue))}"
             })
         }
     }

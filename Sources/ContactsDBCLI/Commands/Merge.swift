@@ -57,7 +57,7 @@ extension ContactsDBCommand {
             } else if line {
                 print(([result.mergeID.map(String.init) ?? "-", result.contact.id] + result.merged).joined(separator: "\t"))
             } else if format == .json, let id = result.mergeID {
-                print("{\"id\": \(id), \"into\": \(JSONText.quote(result.contact.id)), \"merged\": \(RecordList.jsonArray(result.merged))}")
+                print("{\"id\": \(id), \"into\": \(JSONText.quote(result.contact.id)), \"merged\": \(JSONText.array(result.merged, separator: ", "))}")
             } else if let id = result.mergeID {
                 print(id)
             }
@@ -76,7 +76,7 @@ extension ContactsDBCommand {
                              header: ["ID", "INTO", "MERGED", "AT"], row: { merges in
                 merges.map { [String($0.id), $0.into, $0.merged.joined(separator: " "), Timestamp.string(from: $0.at)] }
             }, json: {
-                "{\"id\": \($0.id), \"into\": \(JSONText.quote($0.into)), \"merged\": \(RecordList.jsonArray($0.merged)), "
+                "{\"id\": \($0.id), \"into\": \(JSONText.quote($0.into)), \"merged\": \(JSONText.array($0.merged, separator: ", ")), "
                     + "\"at\": \(JSONText.quote(Timestamp.string(from: $0.at)))}"
             })
         }

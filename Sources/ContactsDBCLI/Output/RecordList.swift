@@ -23,9 +23,4 @@ enum RecordList {
             array.finish()
         }
     }
-
-    /// Strings as a JSON array on one line.
-    static func jsonArray(_ strings: [String]) -> String {
-        "[" + strings.map(JSONText.quote).joined(separator: ", ") + "]"
-    }
 }
