@@ -48,7 +48,7 @@ extension ContactsDBCommand {
                 let lead = prefix ? "\(name): " : ""
                 let report: SyncReport
                 do {
-                    let progress = Terminal.ProgressBar(label: prefix ? "Syncing \(name)" : "Syncing")
+                    let progress = Terminal.ProgressBar(label: prefix ? "Syncing \(name)" : "Syncing", counting: "cards")
                     report = try network.sync(store, remote: name, prefer: prefer, dryRun: dryRun, timeout: timeout.seconds,
                                               progress: progress.update)
                     progress.finish()

@@ -82,10 +82,13 @@ enum Terminal {
     final class ProgressBar {
         private var lastPercent = -1
         private let label: String
+        /// What is counted, shown as "N of TOTAL UNIT" where the count is
+        /// one a person reads (a sync's cards; an import counts bytes).
+        private let unit: String?
         /// Asked once: an import reports each contact.
         private let isShown = Terminal.isStandardErrorATerminal
 
-        init(label: String) { self.label = label }
+        init(label: String, counting unit: String? = nil) { (self.label, self.unit) = (label, unit) }
 
         func update(done: Int, total: Int) {
             guard isShown, total > 0 else { return }
@@ -94,7 +97,8 @@ enum Terminal {
             lastPercent = percent
             let filled = percent * 30 / 100
             let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: 30 - filled)
-            Terminal.writeStandardError("\r\(label) [\(bar)] \(percent)%", drawing: true)
+            let counted = unit.map { " \(done) of \(total) \($0)" } ?? ""
+            Terminal.writeStandardError("\r\(label) [\(bar)] \(percent)%\(counted)", drawing: true)
         }
 
         func finish() {
