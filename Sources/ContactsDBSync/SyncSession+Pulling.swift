@@ -7,9 +7,9 @@ import GRDB
 extension SyncSession {
     func pull(token: String?) throws {
         let listing = try list(since: token)
-        var known: [String: String?] = [:], unconfirmed: [String: (contactId: String, etag: String?, isNew: Bool)] = [:], isEmpty = false
+        var known: [String: String?] = [:], unconfirmed: [String: (contactId: String, etag: String?, isNew: Bool)] = [:]
         try database.read { db in
-            (known, unconfirmed, isEmpty) = (try state.etags(db), try state.unconfirmedCards(db), try state.isEmpty(db))
+            (known, unconfirmed) = (try state.etags(db), try state.unconfirmedCards(db))
         }
         let plan = ListingPlan.make(listing, known: known, unconfirmed: unconfirmed)
         for href in plan.unlisted.keys.sorted() {
@@ -28,7 +28,7 @@ extension SyncSession {
         }
         total = plan.wanted.count
         removedHrefs = Set(plan.removed)
-        let isComplete = try pullCards(plan.wanted, intoEmptyDatabase: isEmpty)
+        let isComplete = try pullCards(plan.wanted)
         // Removals last: a card the server moved to another href has moved
         // its sync record with it by now, so its contact stays.
         try database.write { db in
@@ -50,39 +50,19 @@ extension SyncSession {
     /// memory. Returns false when a card was not sent or could not be read
     /// (it is reported, and tried again at the next sync).
     ///
-    /// A pull into an empty database is written as an import is, in one
-    /// transaction that defers what is derived from the rows
-    /// (``DeferredIndexes``): killed or failed, it leaves the database
-    /// empty, as it was, and the next sync starts over; while it runs,
-    /// another writer waits for it.
+    /// A first pull too commits batch by batch, each batch with the sync
+    /// records of its cards: killed, it keeps what it stored, and the next
+    /// sync's listing fetches only the cards not stored yet, whatever the
+    /// address book's size. Another writer waits at most one batch.
     @discardableResult
-    func pullCards(_ hrefs: [String], intoEmptyDatabase: Bool = false) throws -> Bool {
+    func pullCards(_ hrefs: [String]) throws -> Bool {
         var isComplete = true
-        func countDone(_ batch: ReadBatch) {
-            done += batch.hrefs.count
-            progress?(done, total)
-        }
-        if intoEmptyDatabase {
-            try database.write { db in
-                let writer = try self.writer(db)
-                deferred = try DeferredIndexes(db, sortingThreads: workers)
-                defer { deferred = nil }
-                // Each href is one card, nearly always a contact.
-                try deferred?.expect(hrefs.count, db)
-                try fetchAndRead(hrefs, regions: writer.regions) { batch in
-                    isComplete = try self.store(batch, writer, db) && isComplete
-                    try self.deferred?.didInsert(self.report.pulled.new, db)
-                    countDone(batch)
-                }
-                try deferred?.finish(db)
-            }
-        } else {
-            var regions = PhoneRegions.default
-            try database.read { db in regions = try Settings.phoneRegions(db) }
-            try fetchAndRead(hrefs, regions: regions) { batch in
-                try self.database.write { db in isComplete = try self.store(batch, try self.writer(db), db) && isComplete }
-                countDone(batch)
-            }
+        var regions = PhoneRegions.default
+        try database.read { db in regions = try Settings.phoneRegions(db) }
+        try fetchAndRead(hrefs, regions: regions) { batch in
+            try self.database.write { db in isComplete = try self.store(batch, try self.writer(db), db) && isComplete }
+            self.done += batch.hrefs.count
+            self.progress?(self.done, self.total)
         }
         return isComplete
     }
@@ -189,7 +169,6 @@ extension SyncSession {
             id = try broughtBack(id, as: draft, at: now, writer, db)
                 ?? writer.insert(draft, derived, at: href, now: Timestamp.string(from: now))
         case .replace(let draft):
-            try deferred?.stopDeferring(db)
             var unusual = UnusualValues()
             try writer.replaceKeepingHistory(pk: stored!.pk, try ContactValidator.imported(draft, at: href, counting: &unusual),
                                              createdAt: local!.createdAt, updatedAt: now, previous: local, db)
@@ -269,7 +248,6 @@ extension SyncSession {
             try record(SyncConflict(contactId: synced.contactId, detectedAt: Date(), kept: .local, properties: [],
                                     losing: nil), db)
         case .deleteContact:
-            try deferred?.stopDeferring(db)
             try TrashedCards.keep([stored!.pk], by: .sync(remote: BookRecords.name(state.book, db)), db)
             try ContactWriter.delete([stored!.pk], db)
             report.pulled.deleted += 1

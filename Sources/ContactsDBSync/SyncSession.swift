@@ -64,8 +64,6 @@ final class SyncSession {
     /// Contacts whose push a dry run's listing shows arrived: not to be
     /// pushed.
     var confirmedInDryRun: Set<String> = []
-    /// What a pull into an empty database defers while it writes.
-    var deferred: DeferredIndexes?
 
     /// Contacts pushed before their outcome is stored.
     static let batchSize = 100

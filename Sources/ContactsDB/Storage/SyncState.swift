@@ -88,15 +88,6 @@ package struct SyncState {
                          arguments: [book, contactId]).map { try SyncedCard($0, book: book, db) }
     }
 
-    /// Whether the book holds no contact and no record of a card: a pull
-    /// into it only adds.
-    package func isEmpty(_ db: Database) throws -> Bool {
-        try Bool.fetchOne(db, sql: """
-            SELECT NOT EXISTS (SELECT 1 FROM contact WHERE bookId = ?1) AND NOT EXISTS (SELECT 1 FROM syncedCard WHERE bookId = ?1)
-                AND NOT EXISTS (SELECT 1 FROM syncedGroup WHERE bookId = ?1)
-            """, arguments: [book]) ?? false
-    }
-
     /// Whether no card, contact's or group's, is known to be on the
     /// server: what the address book holds is not known yet.
     package func holdsNoSyncedCard(_ db: Database) throws -> Bool {

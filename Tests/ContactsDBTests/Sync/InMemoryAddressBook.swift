@@ -50,6 +50,9 @@ final class InMemoryAddressBook: DAVTransport, @unchecked Sendable {
     var refusing: [String: Int] = [:]
     /// A status the next request of this method gets, once.
     var refusingOnce: [String: Int] = [:]
+    /// A status each request of this method gets once this many were
+    /// answered (a server that falls over midway).
+    var refusingAfter: [String: (answered: Int, status: Int)] = [:]
     /// A Location every request of this method is redirected to (301).
     var redirecting: [String: String] = [:]
     /// Methods whose requests are carried out but whose answers are lost
@@ -150,6 +153,9 @@ final class InMemoryAddressBook: DAVTransport, @unchecked Sendable {
 
     private func answer(_ request: DAVRequest) -> DAVResponse {
         if let status = refusing[request.method] ?? refusingOnce.removeValue(forKey: request.method) {
+            return DAVResponse(url: request.url, status: status)
+        }
+        if let (answered, status) = refusingAfter[request.method], requests.count(where: { $0.method == request.method }) > answered {
             return DAVResponse(url: request.url, status: status)
         }
         if let location = redirecting[request.method] {

@@ -244,33 +244,30 @@ import Testing
         #expect(try device.ids().sorted() == ["a", "late"])
     }
 
-    /// A first sync into an empty database is written in one transaction
-    /// that defers its indexes past the first thousand cards; it answers
-    /// as a sync into a database that held a contact, written batch by batch.
-    @Test func aLargeFirstSyncAnswersAsOneWrittenBatchByBatch() throws {
+    /// A first sync commits batch by batch: one that fails midway keeps
+    /// the batches it stored, and the next fetches only the rest.
+    @Test func aFirstSyncStoppedMidwayKeepsItsBatchesAndTheNextFetchesOnlyTheRest() throws {
         let server = InMemoryAddressBook()
         for index in 0..<1_300 {
             let number = String(format: "%04d", index)
             server.put("c\(number).vcf", Self.card("c\(number)", ["Anna", "Boris", "Вера", "Ли"][index % 4], "Name\(number)",
                                                     note: "note \(number)", tel: "+7 903 555-\(number.prefix(2))-\(number.suffix(2))"))
         }
-        let empty = try Device(server), holding = try Device(server)
-        try holding.add("local", "Vera", "Sokolova")
-        #expect(counts(try empty.sync().pulled) == [1_300, 0, 0])
-        #expect(counts(try empty.sync().pulled) == [0, 0, 0])
-        #expect(counts(try holding.sync().pulled) == [1_300, 0, 0])
-        #expect(try empty.store.diagnose().allSatisfy(\.isHealthy))
-        // Dropping and recreating indexes moves the schema cookie: only
-        // the sync into the empty database deferred.
-        #expect(try empty.store.schemaVersion() > holding.store.schemaVersion())
-        let queries = [ContactQuery(), ContactQuery().filter(.namePrefix("ве")), ContactQuery().filter(.text("1299")),
-                       ContactQuery().filter(.phone("5551299")), ContactQuery().filter(.phone("+79035551207")),
-                       ContactQuery().sorted(by: .lastName, descending: true)]
-        for query in queries {
-            let ids = try empty.store.ids(matching: query)
-            #expect(!ids.isEmpty)
-            #expect(ids == (try holding.store.ids(matching: query)).filter { $0 != "local" })
-        }
+        let device = try Device(server)
+        // The first sync lists by PROPFIND: its REPORTs are the multigets, 250 cards each.
+        server.refusingAfter["REPORT"] = (answered: 3, status: 503)
+        #expect(throws: ContactsDBError.self) { try device.sync() }
+        #expect(try device.ids().count == 750, "the three batches fetched before the failure are kept")
+        server.refusingAfter = [:]
+        let fetchedBefore = server.requests("REPORT").count
+        #expect(counts(try device.sync().pulled) == [550, 0, 0])
+        let fetched = server.requests("REPORT").dropFirst(fetchedBefore).map { $0.body!.components(separatedBy: "<d:href>").count - 1 }
+        #expect(fetched.reduce(0, +) == 550, "only the cards not stored were fetched: \(fetched)")
+        #expect(try device.ids().count == 1_300)
+        #expect(counts(try device.sync().pulled) == [0, 0, 0])
+        #expect(try device.store.diagnose().allSatisfy(\.isHealthy))
+        let phone = try device.store.ids(matching: ContactQuery().filter(.phone("+79035551207")))
+        #expect(phone == ["c1207"])
     }
 
     @Test func aServerWithoutSyncTokensIsListedByETags() throws {
