@@ -1,16 +1,17 @@
 #!/usr/bin/env python3
 """Times contactsdb's sync beside vdirsyncer's against one Radicale.
 
-  sync_figures.py CONTACTSDB [--cards N] [--runs R]
+  sync_figures.py CONTACTSDB [--cards N] [--runs R] [--photos PERCENT]
 
 Starts Radicale on 127.0.0.1 with an address book of N generated cards
-(default 10,000, written into its storage before the first request, then
-read once by the server), then,
+(default 10,000, PERCENT of them with a photo of about 10 KB, written into
+its storage before the first request, then read once by the server), then,
 R times (default 3) each: a first sync of all N cards into an empty
-contactsdb database, and vdirsyncer's into an empty folder; then R times:
-10 cards changed on the server by PUT, then contactsdb's incremental sync
-and vdirsyncer's. Prints each run and the medians. Checks that each first
-sync brought all N cards. Not part of the tests: figures for reading.
+contactsdb database, and vdirsyncer's into an empty folder, with each
+process's peak memory; then R times: a sync with nothing to do, and 10
+cards changed on the server by PUT, then contactsdb's incremental sync and
+vdirsyncer's. Prints each run and the medians. Checks that each first sync
+brought all N cards. Not part of the tests: figures for reading.
 
 Run with the Python of .build-python, which has Radicale and vdirsyncer.
 """
@@ -32,19 +33,27 @@ USER, PASSWORD = "user", "password"
 
 
 def main():
-    binary, cards, runs = davserver.command_line(__doc__, cards=10000, runs=3)
+    binary, cards, runs, photos = davserver.command_line(__doc__, cards=10000, runs=3, photos=0)
     with tempfile.TemporaryDirectory(prefix="contactsdb-figures-") as folder:
         with running("radicale", os.path.join(folder, "server"), USER, PASSWORD) as server:
-            measure(binary, folder, server, cards, runs)
+            measure(binary, folder, server, cards, runs, photos)
 
 
-def timed(command, env=None):
-    started = time.perf_counter()
-    result = subprocess.run(command, capture_output=True, text=True, env=env)
-    elapsed = time.perf_counter() - started
-    if result.returncode != 0:
-        sys.exit(f"{' '.join(command)} exited {result.returncode}: {result.stderr}{result.stdout}")
-    return elapsed, result.stdout
+def timed(command, env=None, peaks=None):
+    """Runs the command; its seconds and output. Its peak resident memory
+    in MB is appended to `peaks` when given."""
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        started = time.perf_counter()
+        process = subprocess.Popen(command, stdout=out, stderr=err, env=env)
+        _, status, usage = os.wait4(process.pid, 0)
+        elapsed = time.perf_counter() - started
+        process.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0), err.seek(0)
+        if process.returncode != 0:
+            sys.exit(f"{' '.join(command)} exited {process.returncode}: {err.read()}{out.read()}")
+        if peaks is not None:
+            peaks.append(usage.ru_maxrss / 1024)
+        return elapsed, out.read()
 
 
 def put(url, text):
@@ -70,14 +79,15 @@ def warm(url):
         urllib.request.urlopen(request, timeout=600).read()
 
 
-def fill(binary, folder, collection, count, seed=3, prefix=""):
+def fill(binary, folder, collection, count, seed=3, prefix="", photos=0):
     """Writes `count` generated cards, their ids prefixed by `prefix`, into a
     Radicale collection's folder; returns the cards' file names there and
     the folder they were exported to."""
     source = os.path.join(folder, f"source-{seed}.sqlite")
     subprocess.run([binary, "--db", source, "init", "--no-seed"], check=True, capture_output=True)
     generated = os.path.join(folder, f"generated-{seed}.json")
-    contacts = json.loads(subprocess.check_output([binary, "generate", "--contacts", str(count), "--seed", str(seed)]))
+    contacts = json.loads(subprocess.check_output([binary, "generate", "--contacts", str(count), "--seed", str(seed),
+                                                   "--photos", str(photos)]))
     for contact in contacts:
         contact["id"] = prefix + contact["id"]
     with open(generated, "w") as f:
@@ -92,49 +102,57 @@ def fill(binary, folder, collection, count, seed=3, prefix=""):
     return names, exported
 
 
-def measure(binary, folder, server, count, runs):
+def measure(binary, folder, server, count, runs, photos):
     vdirsyncer = os.path.join(os.path.dirname(sys.executable), "vdirsyncer")
     env = dict(os.environ, SYNC_PASSWORD=PASSWORD)
     collection = os.path.join(folder, "server", "collections", "collection-root", USER, "contacts")
-    names, exported = fill(binary, folder, collection, count)
-
+    names, exported = fill(binary, folder, collection, count, photos=photos)
     warm(server["addressbook"])
     firsts = {"contactsdb": [], "vdirsyncer": []}
+    peaks = {"contactsdb": [], "vdirsyncer": []}
     for run in range(runs):
         db = os.path.join(folder, f"first{run}.sqlite")
         subprocess.run([binary, "--db", db, "init", "--no-seed"], check=True, capture_output=True)
         subprocess.run([binary, "--db", db, "remote", "add", "home", server["addressbook"], "--username", USER,
                         "--password-env", "SYNC_PASSWORD"], check=True, capture_output=True, env=env)
-        seconds, report = timed([binary, "--db", db, "sync"], env)
+        seconds, report = timed([binary, "--db", db, "sync"], env, peaks["contactsdb"])
         if not report.startswith(f"pulled: {count} new"):
             sys.exit(f"the first sync reported {report!r}")
         firsts["contactsdb"].append(seconds)
         config = vdirsyncer_config(server["addressbook"], USER, PASSWORD, os.path.join(folder, f"first{run}"))
         timed([vdirsyncer, "-c", config, "discover"])
-        seconds, _ = timed([vdirsyncer, "-c", config, "sync"])
+        seconds, _ = timed([vdirsyncer, "-c", config, "sync"], peaks=peaks["vdirsyncer"])
         got = len(os.listdir(os.path.join(folder, f"first{run}", "cards")))
         if got != count:
             sys.exit(f"vdirsyncer brought {got} cards")
         firsts["vdirsyncer"].append(seconds)
-        print(f"first sync of {count} cards, run {run + 1}: contactsdb {firsts['contactsdb'][-1]:.2f} s, "
-              f"vdirsyncer {seconds:.2f} s", flush=True)
+        print(f"first sync of {count} cards, run {run + 1}: contactsdb {firsts['contactsdb'][-1]:.2f} s "
+              f"(peak {peaks['contactsdb'][-1]:.0f} MB), vdirsyncer {seconds:.2f} s (peak {peaks['vdirsyncer'][-1]:.0f} MB)",
+              flush=True)
 
     incrementals = {"contactsdb": [], "vdirsyncer": []}
+    idle = {"contactsdb": [], "vdirsyncer": []}
     db, config = os.path.join(folder, "first0.sqlite"), os.path.join(folder, "first0", "vdirsyncer.conf")
+
+    def both(label, expected, figures):
+        seconds, report = timed([binary, "--db", db, "sync"], env)
+        if not report.startswith(expected):
+            sys.exit(f"the {label} reported {report!r}")
+        figures["contactsdb"].append(seconds)
+        seconds, _ = timed([vdirsyncer, "-c", config, "sync"])
+        figures["vdirsyncer"].append(seconds)
+        print(f"{label}, run {run + 1}: contactsdb {figures['contactsdb'][-1]:.2f} s, vdirsyncer {seconds:.2f} s", flush=True)
+
     for run in range(runs):
+        both("sync with nothing to do", "pulled: 0 new, 0 changed, 0 deleted", idle)
         for name in names[run * 10:run * 10 + 10]:
             text = open(os.path.join(exported, name), encoding="utf-8").read()
             put(server["addressbook"] + name, text.replace("END:VCARD", f"NOTE:changed in run {run}\r\nEND:VCARD"))
-        seconds, report = timed([binary, "--db", db, "sync"], env)
-        if not report.startswith("pulled: 0 new, 10 changed"):
-            sys.exit(f"the incremental sync reported {report!r}")
-        incrementals["contactsdb"].append(seconds)
-        seconds, _ = timed([vdirsyncer, "-c", config, "sync"])
-        incrementals["vdirsyncer"].append(seconds)
-        print(f"incremental sync of 10 changes, run {run + 1}: contactsdb {incrementals['contactsdb'][-1]:.2f} s, "
-              f"vdirsyncer {seconds:.2f} s", flush=True)
+        both("incremental sync of 10 changes", "pulled: 0 new, 10 changed", incrementals)
 
-    for label, figures in (("first sync", firsts), ("incremental sync", incrementals)):
+    print(f"peak memory of a first sync: contactsdb {max(peaks['contactsdb']):.0f} MB, "
+          f"vdirsyncer {max(peaks['vdirsyncer']):.0f} MB")
+    for label, figures in (("first sync", firsts), ("sync with nothing to do", idle), ("incremental sync", incrementals)):
         ours, theirs = statistics.median(figures["contactsdb"]), statistics.median(figures["vdirsyncer"])
         print(f"median {label}: contactsdb {ours:.2f} s, vdirsyncer {theirs:.2f} s, ratio {theirs / ours:.1f}x")
 

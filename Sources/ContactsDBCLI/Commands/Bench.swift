@@ -32,12 +32,7 @@ extension ContactsDBCommand {
         @Option(help: "The data set's random seed.") var seed: UInt64 = 1
         @Option(help: "Output format.") var format: Format = .table
         @Option(help: "Address books the contacts are dealt into, one by one.") var books = 1
-        @Option(help: "The share of contacts with a photo, in percent (Q10 reads their thumbnails).")
-        var photos = 0
-        @Option(help: ArgumentHelp(
-            "Each photo's size: a 640×480 JPEG padded to this many bytes (0: as encoded, about 10 KB).",
-            valueName: "bytes"))
-        var photoBytes = 0
+        @OptionGroup var photos: SyntheticPhotoOptions
         @Option(help: ArgumentHelp("Keep the benchmark database at this path (it must not exist).", valueName: "path"))
         var keep: String?
         @Flag(help: "Time `watch` in another process instead of the queries.") var watchLatency = false
@@ -55,10 +50,6 @@ extension ContactsDBCommand {
         func validate() throws {
             if contacts < 100 { throw ValidationError("Please give --contacts 100 or more.") }
             if !(1...100).contains(books) { throw ValidationError("Please give --books from 1 to 100.") }
-            if !(0...100).contains(photos) { throw ValidationError("Please give --photos a percentage from 0 to 100.") }
-            if !(0...PhotoImage.maximumBytes).contains(photoBytes) {
-                throw ValidationError("Please give --photo-bytes from 0 to \(PhotoImage.maximumBytes).")
-            }
             if runs < 20 { throw ValidationError("Please give --runs 20 or more, so that medians mean something.") }
             if commits < 1 { throw ValidationError("Please give --commits 1 or more.") }
             if let duplicates, duplicates < 1 || duplicates * 4 > contacts {
@@ -78,7 +69,7 @@ extension ContactsDBCommand {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: directory) }
 
-            let photos = photos > 0 ? SyntheticContacts.Photos(percent: photos, bytes: photoBytes) : nil
+            let photos = photos.value
             let planted = duplicates.map { PlantedDuplicates(count: contacts, sets: $0) }
             let files = try writeDataSet(
                 planted.map { AnySequence($0) } ?? AnySequence(SyntheticContacts(count: contacts, seed: seed, photos: photos)),

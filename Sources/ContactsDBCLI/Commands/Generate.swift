@@ -9,7 +9,7 @@ extension ContactsDBCommand {
             abstract: "Write a deterministic synthetic data set of contacts in the JSON import format.",
             discussion: """
                 Names are about 60% Latin, 25% Cyrillic and 15% Hangul; phones are Russian, Korean and US \
-                numbers. The same --contacts and --seed always write the same file.
+                numbers; --photos gives that share of them a JPEG photo. The same options always write the same file.
                 """)
 
         @Option(help: "How many contacts.") var contacts: Int
@@ -18,6 +18,7 @@ extension ContactsDBCommand {
             "Instead, distinct people with this many duplicate sets planted (ids p<set>-<n>) and half as many decoy pairs that share only a name (d<pair>-<n>).",
             valueName: "sets"))
         var plantedDuplicates: Int?
+        @OptionGroup var photos: SyntheticPhotoOptions
 
         func validate() throws {
             if contacts < 0 { throw ValidationError("Please give --contacts as zero or more.") }
@@ -29,7 +30,7 @@ extension ContactsDBCommand {
         func run() throws {
             var array = JSONOutput.ArrayPrinter()
             let drafts = plantedDuplicates.map { AnySequence(PlantedDuplicates(count: contacts, sets: $0)) }
-                ?? AnySequence(SyntheticContacts(count: contacts, seed: seed))
+                ?? AnySequence(SyntheticContacts(count: contacts, seed: seed, photos: photos.value))
             for draft in drafts {
                 array.append(draft.jsonText)
                 try StandardOutput.check()
