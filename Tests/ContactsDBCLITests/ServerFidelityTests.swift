@@ -6,7 +6,8 @@ import GRDB
 import Testing
 
 /// What each real server gives back of what a sync pushed there
-/// (docs/sync.md, "The servers"): a fresh database pulls it whole.
+/// (docs/sync.md, "The servers the tests run"): a fresh database pulls it
+/// whole.
 @Suite(.serialized, .enabled(if: DAVPeers.isAvailable, "Radicale, Xandikos and Cyrus are not installed: run .ci/run"))
 struct ServerFidelityTests {
     let cli = CLIRunner(environment: DAVServer.passwordEnvironment)
@@ -16,7 +17,7 @@ struct ServerFidelityTests {
     /// told so) come back byte for byte into a fresh database, and stay
     /// whole through an edit made there and pulled back. Cyrus answers 3.0
     /// unless asked for 4.0, and its 3.0 drops a `data:` photo.
-    @Test(arguments: [DAVServer.Kind.radicale, .xandikos, .cyrus])
+    @Test(arguments: DAVServer.installed([.radicale, .xandikos, .cyrus]))
     func photosComeBackWholeIntoAFreshDatabase(kind: DAVServer.Kind) throws {
         let directory = TemporaryDirectory()
         let server = try DAVServer(kind, in: directory)
