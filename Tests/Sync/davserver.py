@@ -202,40 +202,10 @@ def start_cyrus(folder, port, user, password, log):
     under root they run as the packages' `cyrus` user, which must reach
     `folder`; its first IMAP login makes the user's mailbox, which the
     address book lives under."""
+    folder = os.path.abspath(folder)
     imap = free_port()
-    for part in ("config/db", "config/proc", "config/socket", "config/lock", "config/sieve", "partition"):
-        os.makedirs(os.path.join(folder, part), exist_ok=True)
-    conf = os.path.join(folder, "imapd.conf")
     as_root = os.geteuid() == 0
-    with open(conf, "w") as f:
-        f.write(f"""configdirectory: {folder}/config
-proc_path: {folder}/config/proc
-mboxname_lockpath: {folder}/config/lock
-sievedir: {folder}/config/sieve
-lmtpsocket: {folder}/config/socket/lmtp
-idlesocket: {folder}/config/socket/idle
-notifysocket: {folder}/config/socket/notify
-defaultpartition: default
-partition-default: {folder}/partition
-cyrus_user: {"cyrus" if as_root else pwd.getpwuid(os.geteuid()).pw_name}
-httpmodules: carddav
-allowplaintext: yes
-autocreate_quota: 0
-sasl_pwcheck_method: auxprop
-sasl_auxprop_plugin: sasldb
-sasl_sasldb_path: {folder}/sasldb2
-sasl_mech_list: PLAIN
-syslog_prefix: cyrus-{port}
-""")
-    with open(os.path.join(folder, "cyrus.conf"), "w") as f:
-        f.write(f"""START {{
-  recover cmd="ctl_cyrusdb -C {conf} -r"
-}}
-SERVICES {{
-  http cmd="httpd -C {conf}" listen="127.0.0.1:{port}" prefork=0
-  imap cmd="imapd -C {conf}" listen="127.0.0.1:{imap}" prefork=0
-}}
-""")
+    conf = cyrus_config(folder, port, imap, "cyrus" if as_root else pwd.getpwuid(os.geteuid()).pw_name)
     saslpasswd = "/usr/sbin/saslpasswd2" if os.path.exists("/usr/sbin/saslpasswd2") else "saslpasswd2"
     subprocess.run([saslpasswd, "-p", "-c", "-f", os.path.join(folder, "sasldb2"), user],
                    input=password.encode(), check=True)
@@ -263,6 +233,44 @@ SERVICES {{
         stop(process.pid)
         sys.exit(f"Cyrus has no address book at {addressbook}: {error}")
     return {"pid": process.pid, "port": port, "root": root, "addressbook": addressbook}
+
+
+def cyrus_config(folder, port, imap, cyrus_user):
+    """Writes Cyrus's imapd.conf and cyrus.conf into `folder`, with the
+    folders they name; the path of imapd.conf."""
+    for part in ("config/db", "config/proc", "config/socket", "config/lock", "config/sieve", "partition"):
+        os.makedirs(os.path.join(folder, part), exist_ok=True)
+    conf = os.path.join(folder, "imapd.conf")
+    with open(conf, "w") as f:
+        f.write(f"""configdirectory: {folder}/config
+proc_path: {folder}/config/proc
+mboxname_lockpath: {folder}/config/lock
+sievedir: {folder}/config/sieve
+lmtpsocket: {folder}/config/socket/lmtp
+idlesocket: {folder}/config/socket/idle
+notifysocket: {folder}/config/socket/notify
+defaultpartition: default
+partition-default: {folder}/partition
+cyrus_user: {cyrus_user}
+httpmodules: carddav
+allowplaintext: yes
+autocreate_quota: 0
+sasl_pwcheck_method: auxprop
+sasl_auxprop_plugin: sasldb
+sasl_sasldb_path: {folder}/sasldb2
+sasl_mech_list: PLAIN
+syslog_prefix: cyrus-{port}
+""")
+    with open(os.path.join(folder, "cyrus.conf"), "w") as f:
+        f.write(f"""START {{
+  recover cmd="ctl_cyrusdb -C {conf} -r"
+}}
+SERVICES {{
+  http cmd="httpd -C {conf}" listen="127.0.0.1:{port}" prefork=0
+  imap cmd="imapd -C {conf}" listen="127.0.0.1:{imap}" prefork=0
+}}
+""")
+    return conf
 
 
 def reachable_by_others(folder):
