@@ -65,11 +65,19 @@ def server_writes(server, server_folder):
 
 
 def dav(server, method, depth, body):
+    """The answer to a request; asked again when Cyrus, busy, answers
+    `102 Processing` first, which urllib takes for the answer."""
     request = urllib.request.Request(server["addressbook"], data=body.encode(), method=method, headers={
         "Authorization": "Basic " + base64.b64encode(b"user:password").decode(), "Depth": depth,
         "Content-Type": "application/xml"})
-    with urllib.request.urlopen(request, timeout=120) as response:
-        return response.read()
+    for attempt in range(5):
+        try:
+            with urllib.request.urlopen(request, timeout=120) as response:
+                return response.read()
+        except urllib.error.HTTPError as error:
+            if error.code != 102 or attempt == 4:
+                raise
+            time.sleep(1)
 
 
 def server_cards(server, server_folder):
