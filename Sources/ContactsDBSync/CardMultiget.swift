@@ -9,10 +9,20 @@ import Foundation
 struct CardMultiget: Sendable {
     let client: DAVClient
     let collection: URL
+    /// The version asked for: 4.0 where the address book lists it (a
+    /// server that converts gives a 4.0 card back whole only as 4.0), else
+    /// nil, the server's own.
+    let version: VCardVersion?
+
+    init(client: DAVClient, collection: URL, version: VCardVersion) {
+        (self.client, self.collection) = (client, collection)
+        self.version = version == .v4 ? .v4 : nil
+    }
 
     /// Sends the request for the cards at `hrefs`, not waiting for it.
     func start(_ hrefs: [String]) -> DAVClient.Pending {
-        client.start("REPORT", collection, headers: [("Depth", "1")], body: DAVXML.multiget(hrefs.map(SyncSession.encodedPath)))
+        client.start("REPORT", collection, headers: [("Depth", "1")],
+                     body: DAVXML.multiget(hrefs.map(SyncSession.encodedPath), version: version))
     }
 
     /// The answer for `batch`, started as `pending`. A batch whose answer

@@ -25,10 +25,14 @@ package enum DAVXML {
         """
     }
 
-    package static func multiget(_ hrefs: [String]) -> String {
-        """
+    /// An addressbook-multiget of `hrefs`, in `version` when given: a
+    /// server that converts cards answers in its own default otherwise,
+    /// which may hold less than it keeps (Cyrus's 3.0 drops a `data:` photo).
+    package static func multiget(_ hrefs: [String], version: VCardVersion? = nil) -> String {
+        let data = version.map { #"<card:address-data content-type="text/vcard" version="\#($0.rawValue)"/>"# } ?? "<card:address-data/>"
+        return """
         <?xml version="1.0" encoding="utf-8"?>
-        <card:addressbook-multiget xmlns:d="DAV:" xmlns:card="urn:ietf:params:xml:ns:carddav"><d:prop><d:getetag/><card:address-data/></d:prop>\(hrefs.map { "<d:href>\(escape($0))</d:href>" }.joined())</card:addressbook-multiget>
+        <card:addressbook-multiget xmlns:d="DAV:" xmlns:card="urn:ietf:params:xml:ns:carddav"><d:prop><d:getetag/>\(data)</d:prop>\(hrefs.map { "<d:href>\(escape($0))</d:href>" }.joined())</card:addressbook-multiget>
         """
     }
 

@@ -71,7 +71,7 @@ extension SyncSession {
     /// fetched and read, in order.
     private func fetchAndRead(_ hrefs: [String], regions: PhoneRegions, write: @escaping (ReadBatch) throws -> Void) throws {
         let batches = hrefs.chunked(into: Self.pullBatchSize).map(Array.init)
-        let multiget = CardMultiget(client: client, collection: collection)
+        let multiget = CardMultiget(client: client, collection: collection, version: version)
         try BatchPipeline<(hrefs: [String], answer: MultigetAnswer), ReadBatch>.run(
             capacity: min(workers, 3) + 1, workers: workers,
             read: { pipeline in

@@ -4,9 +4,9 @@ import Testing
 
 /// Real CardDAV servers and a second client for the sync tests, from the
 /// Python that `.ci/run` installs them into (`.build-python`): Radicale,
-/// which checks passwords, and Xandikos, each started by
-/// `Tests/Sync/davserver.py` on 127.0.0.1 on a free port and stopped by
-/// its pid; vdirsyncer as a second device.
+/// which checks passwords, and Xandikos, and Debian's Cyrus IMAP, each
+/// started by `Tests/Sync/davserver.py` on 127.0.0.1 on a free port and
+/// stopped by its pid; vdirsyncer as a second device.
 enum DAVPeers {
     static let root = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -53,7 +53,15 @@ enum DAVPeers {
 
 /// One server with one empty address book, stopped when released.
 final class DAVServer {
-    enum Kind: String { case radicale, xandikos }
+    enum Kind: String { case radicale, xandikos, cyrus }
+
+    /// Those of `kinds` installed here: Cyrus is Debian's, and where it is
+    /// missing its tests do not run, unless CONTACTSDB_REQUIRE_DAV is set.
+    static func installed(_ kinds: [Kind]) -> [Kind] {
+        let hasCyrus = FileManager.default.isExecutableFile(atPath: "/usr/lib/cyrus/bin/master")
+            || ProcessInfo.processInfo.environment["CONTACTSDB_REQUIRE_DAV"] != nil
+        return kinds.filter { $0 != .cyrus || hasCyrus }
+    }
 
     let kind: Kind
     let folder: String
@@ -62,6 +70,14 @@ final class DAVServer {
     let addressBook: String
     static let user = "alice"
     static let password = "correct horse battery"
+    /// The environment `credentials` name the password in.
+    static let passwordEnvironment = ["DAV_PASSWORD": password]
+
+    /// `remote add`'s options for the server's credentials (Xandikos takes
+    /// none).
+    var credentials: [String] {
+        kind == .xandikos ? [] : ["--username", Self.user, "--password-env", "DAV_PASSWORD"]
+    }
 
     init(_ kind: Kind, in directory: TemporaryDirectory) throws {
         self.kind = kind
@@ -108,7 +124,8 @@ final class DAVServer {
 
     deinit { stop() }
 
-    /// The PUT and DELETE requests the server logged so far.
+    /// The PUT and DELETE requests the server logged so far (Cyrus logs
+    /// to syslog only: none).
     var writes: Int {
         let log = (try? String(contentsOfFile: folder + "/server.log", encoding: .utf8)) ?? ""
         return log.split(separator: "\n").filter { line in

@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """Starts a real CardDAV server on 127.0.0.1 for the sync tests, and stops it.
 
-  davserver.py start radicale|xandikos DIR [--user U --password P]
+  davserver.py start radicale|xandikos|cyrus DIR [--user U --password P]
       starts the server with its data in DIR, on a free port, with one
       empty address book; prints {"pid", "port", "root", "addressbook"} as
       JSON and exits, leaving the server running in its own session.
       Radicale checks the password (a plain htpasswd file); Xandikos takes
-      no credentials.
+      no credentials; Cyrus IMAP (Debian's cyrus-imapd and cyrus-caldav,
+      the server Fastmail runs) checks it in a sasldb of its own.
   davserver.py mkcol URL USER PASSWORD NAME
       makes another address book at URL, displayed as NAME.
   davserver.py move FROM TO USER PASSWORD
@@ -15,17 +16,21 @@
       writes DIR/vdirsyncer.conf, pairing the address book at URL with the
       folder DIR/cards of .vcf files (a second device), and prints its path.
   davserver.py stop PID
-      stops the server with that pid and waits for it.
+      stops the server with that pid, and the processes it started, and
+      waits for it.
 
 Run with the Python whose bin/ holds radicale and xandikos (.ci/run makes
 one in .build-python).
 """
 import base64
 import contextlib
+import imaplib
 import json
 import os
+import pwd
 import signal
 import socket
+import stat
 import subprocess
 import sys
 import time
@@ -147,6 +152,8 @@ def start(kind, folder, user, password):
     os.makedirs(folder, exist_ok=True)
     port = free_port()
     log = os.path.join(folder, "server.log")
+    if kind == "cyrus":
+        return start_cyrus(folder, port, user, password, log)
     if kind == "radicale":
         users = os.path.join(folder, "users")
         with open(users, "w") as f:
@@ -186,6 +193,96 @@ level = info
     return {"pid": process.pid, "port": port, "root": root, "addressbook": addressbook}
 
 
+CYRUS = "/usr/lib/cyrus/bin"
+
+
+def start_cyrus(folder, port, user, password, log):
+    """Cyrus's master with its HTTP service (CardDAV) on `port` and an IMAP
+    one, all its state in `folder`. Its services refuse to run as root, so
+    under root they run as the packages' `cyrus` user, which must reach
+    `folder`; its first IMAP login makes the user's mailbox, which the
+    address book lives under."""
+    folder = os.path.abspath(folder)
+    imap = free_port()
+    as_root = os.geteuid() == 0
+    conf = cyrus_config(folder, port, imap, "cyrus" if as_root else pwd.getpwuid(os.geteuid()).pw_name)
+    saslpasswd = "/usr/sbin/saslpasswd2" if os.path.exists("/usr/sbin/saslpasswd2") else "saslpasswd2"
+    subprocess.run([saslpasswd, "-p", "-c", "-f", os.path.join(folder, "sasldb2"), user],
+                   input=password.encode(), check=True)
+    if as_root:
+        subprocess.run(["chown", "-R", "cyrus:mail", folder], check=True)
+        reachable_by_others(folder)
+    with open(log, "w") as out:
+        process = subprocess.Popen([f"{CYRUS}/master", "-C", conf, "-M", os.path.join(folder, "cyrus.conf"),
+                                    "-p", os.path.join(folder, "master.pid")],
+                                   stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                   start_new_session=True)
+    wait_for(port, process, log)
+    wait_for(imap, process, log)
+    with imaplib.IMAP4("127.0.0.1", imap, timeout=10) as session:
+        session.login(user, password)
+    root = f"http://127.0.0.1:{port}/"
+    addressbook = f"{root}dav/addressbooks/user/{user}/Default/"
+    # The first request to the user's home makes the address book.
+    token = base64.b64encode(f"{user}:{password}".encode()).decode()
+    propfind = urllib.request.Request(addressbook, method="PROPFIND",
+                                      headers={"Authorization": "Basic " + token, "Depth": "0"})
+    try:
+        urllib.request.urlopen(propfind, timeout=10).close()
+    except urllib.error.URLError as error:
+        stop(process.pid)
+        sys.exit(f"Cyrus has no address book at {addressbook}: {error}")
+    return {"pid": process.pid, "port": port, "root": root, "addressbook": addressbook}
+
+
+def cyrus_config(folder, port, imap, cyrus_user):
+    """Writes Cyrus's imapd.conf and cyrus.conf into `folder`, with the
+    folders they name; the path of imapd.conf."""
+    for part in ("config/db", "config/proc", "config/socket", "config/lock", "config/sieve", "partition"):
+        os.makedirs(os.path.join(folder, part), exist_ok=True)
+    conf = os.path.join(folder, "imapd.conf")
+    with open(conf, "w") as f:
+        f.write(f"""configdirectory: {folder}/config
+proc_path: {folder}/config/proc
+mboxname_lockpath: {folder}/config/lock
+sievedir: {folder}/config/sieve
+lmtpsocket: {folder}/config/socket/lmtp
+idlesocket: {folder}/config/socket/idle
+notifysocket: {folder}/config/socket/notify
+defaultpartition: default
+partition-default: {folder}/partition
+cyrus_user: {cyrus_user}
+httpmodules: carddav
+allowplaintext: yes
+autocreate_quota: 0
+sasl_pwcheck_method: auxprop
+sasl_auxprop_plugin: sasldb
+sasl_sasldb_path: {folder}/sasldb2
+sasl_mech_list: PLAIN
+syslog_prefix: cyrus-{port}
+""")
+    with open(os.path.join(folder, "cyrus.conf"), "w") as f:
+        f.write(f"""START {{
+  recover cmd="ctl_cyrusdb -C {conf} -r"
+}}
+SERVICES {{
+  http cmd="httpd -C {conf}" listen="127.0.0.1:{port}" prefork=0
+  imap cmd="imapd -C {conf}" listen="127.0.0.1:{imap}" prefork=0
+}}
+""")
+    return conf
+
+
+def reachable_by_others(folder):
+    """Lets other users pass through (not list) each folder above `folder`."""
+    path = os.path.dirname(os.path.abspath(folder))
+    while path != "/":
+        mode = os.stat(path).st_mode
+        if not mode & stat.S_IXOTH:
+            os.chmod(path, mode | stat.S_IXOTH)
+        path = os.path.dirname(path)
+
+
 @contextlib.contextmanager
 def running(kind, folder, user="user", password="password"):
     """A server for the length of a `with` block, for the scripts beside this one."""
@@ -213,7 +310,8 @@ def stop(pid):
         except ChildProcessError:
             pass
         time.sleep(0.05)
-    os.kill(pid, signal.SIGKILL)
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(pid, signal.SIGKILL)
 
 
 def main(argv):
