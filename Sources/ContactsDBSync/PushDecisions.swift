@@ -80,6 +80,10 @@ enum PushOutcome: Equatable {
     /// Radicale answers 409, Xandikos 412): nothing changed there, so
     /// nothing is pulled for it, and its card is not taken for removed.
     case uidTaken(Int)
+    /// A PUT the server refused as larger than it takes (413, or CardDAV's
+    /// `max-resource-size` precondition, RFC 6352 §6.3.2.1): the contact
+    /// stays here, said with its size, and is pushed again at the next sync.
+    case tooLarge(Int)
     /// Anything else: reported, and tried again at the next sync.
     case refused(Int)
 
@@ -87,6 +91,9 @@ enum PushOutcome: Equatable {
     static func of(_ kind: PushKind, status: Int, body: Data = Data()) -> PushOutcome {
         if kind != .deleted, [403, 409, 412].contains(status), body.range(of: Data("no-uid-conflict".utf8)) != nil {
             return .uidTaken(status)
+        }
+        if kind != .deleted, status == 413 || ([403, 507].contains(status) && body.range(of: Data("max-resource-size".utf8)) != nil) {
+            return .tooLarge(status)
         }
         switch (status, kind) {
         case (200..<300, _): return .stored

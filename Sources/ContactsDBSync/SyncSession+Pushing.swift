@@ -113,7 +113,7 @@ extension SyncSession {
             case .stored: taken.append((request, answer.etag, true))
             case .alreadyGone: taken.append((request, answer.etag, false))
             case .changedThere: retries.append(request.retry)
-            case .uidTaken, .refused: refused.append((request, outcome))
+            case .uidTaken, .tooLarge, .refused: refused.append((request, outcome))
             }
         }
         try database.write { db in
@@ -143,6 +143,9 @@ extension SyncSession {
         case let (.uidTaken(status), _):
             return "\(request.name): the server refused it (\(status)) as it holds another card of its UID; it is pushed again "
                 + "at the next sync (merge the contacts of that UID, or copy this one for a UID of its own)"
+        case let (.tooLarge(status), _):
+            return "\(request.name): the server refused it (\(status)) as larger than it takes (a card of \(request.request.body?.utf8.count ?? 0) "
+                + "bytes); it stays here, and is pushed again at the next sync"
         case let (.refused(status), .deleted):
             return "\(request.name): the server refused its deletion (\(status)); it is tried again at the next sync"
         case let (.refused(status), _):

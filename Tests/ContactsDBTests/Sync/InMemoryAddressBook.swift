@@ -76,6 +76,9 @@ final class InMemoryAddressBook: DAVTransport, @unchecked Sendable {
     /// Runs before a request of this method is answered (another client's
     /// change arriving mid-sync); cleared once it has run.
     var before: [String: () -> Void] = [:]
+    /// The largest card a PUT may carry, in bytes: a larger one is refused
+    /// 403 with CardDAV's `max-resource-size` precondition.
+    var maxResourceSize: Int?
     /// Every request answered, in order.
     private(set) var requests: [DAVRequest] = []
 
@@ -189,6 +192,10 @@ final class InMemoryAddressBook: DAVTransport, @unchecked Sendable {
            cards.contains(where: { $0.key != path && Self.uid($0.value.text) == uid }) {
             let error = "<d:error xmlns:d=\"DAV:\" xmlns:card=\"urn:ietf:params:xml:ns:carddav\"><card:no-uid-conflict/></d:error>"
             return DAVResponse(url: request.url, status: status, body: Data(error.utf8))
+        }
+        if let maxResourceSize, (request.body ?? "").utf8.count > maxResourceSize {
+            let error = "<d:error xmlns:d=\"DAV:\" xmlns:card=\"urn:ietf:params:xml:ns:carddav\"><card:max-resource-size/></d:error>"
+            return DAVResponse(url: request.url, status: 403, body: Data(error.utf8))
         }
         let etag: String
         if keepsPuts {

@@ -22,6 +22,27 @@ extension SyncScenarioTests {
         #expect(try device.sync().pulled.new == 1)
     }
 
+    /// A card over the address book's `max-resource-size` is refused: it
+    /// is named with its size, stays here, and the rest go on.
+    @Test func aCardOverTheServersSizeStaysHereAndTheRestGoOn() throws {
+        let server = InMemoryAddressBook()
+        server.maxResourceSize = 2_000
+        let device = try Device(server)
+        try device.add("small", "Anna", "Petrova")
+        var large = ContactDraft(id: "large", firstName: "Boris", lastName: "Ivanov")
+        large.note = (0..<400).map { "line \($0)" }.joined(separator: " ")
+        try device.store.add(large)
+        let report = try device.sync()
+        #expect(report.pushed.new == 1 && server.names == ["small.vcf"])
+        #expect(report.skipped.count == 1)
+        #expect(report.skipped.first?.hasPrefix("large: the server refused it (403) as larger than it takes (a card of ") == true,
+                "\(report.skipped)")
+        #expect(try device.contact("large")?.note == large.note)
+        server.maxResourceSize = nil
+        #expect(try device.sync().pushed.new == 1)
+        #expect(server.names == ["large.vcf", "small.vcf"])
+    }
+
     @Test(arguments: [401, 403])
     func refusedCredentialsOrAccessEndTheSyncAs77(_ status: Int) throws {
         let server = InMemoryAddressBook()
