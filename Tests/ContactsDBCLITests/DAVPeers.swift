@@ -4,7 +4,8 @@ import Testing
 
 /// Real CardDAV servers and a second client for the sync tests, from the
 /// Python that `.ci/run` installs them into (`.build-python`): Radicale,
-/// which checks passwords, and Xandikos, each started by
+/// which checks passwords, Xandikos, and DAViCal on PostgreSQL (Debian's
+/// `davical`, which rewrites the cards it is given), each started by
 /// `Tests/Sync/davserver.py` on 127.0.0.1 on a free port and stopped by
 /// its pid; vdirsyncer as a second device.
 enum DAVPeers {
@@ -53,7 +54,7 @@ enum DAVPeers {
 
 /// One server with one empty address book, stopped when released.
 final class DAVServer {
-    enum Kind: String { case radicale, xandikos }
+    enum Kind: String { case radicale, xandikos, davical }
 
     let kind: Kind
     let folder: String
