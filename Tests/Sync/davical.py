@@ -59,8 +59,10 @@ def owner():
     return "postgres" if os.geteuid() == 0 else None
 
 
-def as_owner(command, **options):
-    return subprocess.run(command, user=owner(), check=True, stdin=subprocess.DEVNULL, **options)
+def as_owner(command, check=True, **options):
+    # Its groups too: root's group would be held to a folder's group bits.
+    account = {"user": owner(), "group": owner(), "extra_groups": []} if owner() else {}
+    return subprocess.run(command, check=check, stdin=subprocess.DEVNULL, **account, **options)
 
 
 def reachable(path):
@@ -97,8 +99,8 @@ def start_cluster(data, port):
 
 
 def stop_cluster(data):
-    subprocess.run([f"{POSTGRES}/pg_ctl", "-D", data, "-m", "fast", "-w", "stop"], user=owner(),
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+    as_owner([f"{POSTGRES}/pg_ctl", "-D", data, "-m", "fast", "-w", "stop"], check=False,
+             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
 def template():
@@ -206,10 +208,19 @@ def stop_database(data, pid):
     stop_cluster(data)
 
 
+def database_port(folder):
+    with open(os.path.join(folder, "pg", "postmaster.pid")) as f:
+        return f.read().split("\n")[3]
+
+
 def forget_tokens(folder):
     """Makes DAViCal forget every sync-token it gave, as it does of those
     older than a week."""
-    data = os.path.join(folder, "pg")
-    with open(os.path.join(data, "postmaster.pid")) as f:
-        port = f.read().split("\n")[3]
-    psql(port, "DELETE FROM sync_tokens;")
+    psql(database_port(folder), "DELETE FROM sync_tokens;")
+
+
+def cards(folder):
+    """The cards DAViCal holds, by name."""
+    rows = psql(database_port(folder), "SELECT json_agg(json_build_object('name', dav_name, 'text', caldav_data)) FROM caldav_data "
+                      "WHERE caldav_type = 'VCARD'")
+    return {os.path.basename(row["name"]): row["text"] for row in json.loads(rows or "null") or []}

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Syncs killed with SIGKILL at random moments lose nothing and add nothing.
 
-  killed_syncs.py CONTACTSDB [--cards N] [--kills K] [--seed S]
+  killed_syncs.py CONTACTSDB [--cards N] [--kills K] [--seed S] [--davical]
 
-Against a real Xandikos started on 127.0.0.1: a database of N contacts
+Against a real Xandikos (or DAViCal, which rewrites each card it is given)
+started on 127.0.0.1: a database of N contacts
 (default 2,000) pushes them while `contactsdb sync` is killed K times at
 random moments, with local edits made between the kills; the sync is then
 run to its end. A second database pulls them all, killed the same way.
@@ -30,8 +31,11 @@ from davserver import running
 def main():
     binary, cards, kills, seed = davserver.command_line(__doc__, cards=2000, kills=6, seed=1)
     rng = random.Random(seed)
+    kind = "davical" if "--davical" in sys.argv else "xandikos"
+    os.environ["DAV_PASSWORD"] = "password"
     with tempfile.TemporaryDirectory(prefix="contactsdb-killed-") as folder:
-        with running("xandikos", os.path.join(folder, "server")) as server:
+        with running(kind, os.path.join(folder, "server")) as server:
+            server["kind"] = kind
             run_checks(binary, folder, server, cards, kills, rng)
 
 
@@ -52,14 +56,17 @@ def server_writes(server_folder):
     return len(re.findall(r'"(PUT|DELETE) ', log))
 
 
-def server_cards(server_folder):
-    folder = os.path.join(server_folder, "data", "user", "contacts", "addressbook")
+def server_cards(server_folder, kind):
+    if kind == "davical":
+        texts = davserver.davical.cards(server_folder)
+    else:
+        folder = os.path.join(server_folder, "data", "user", "contacts", "addressbook")
+        texts = {name: open(os.path.join(folder, name), encoding="utf-8").read()
+                 for name in os.listdir(folder) if name.endswith(".vcf")}
     cards = {}
-    for name in os.listdir(folder):
-        if name.endswith(".vcf"):
-            text = open(os.path.join(folder, name), encoding="utf-8").read()
-            uid = re.search(r"^UID:(.*?)\r?$", text, re.M).group(1)
-            cards[name] = (uid, text)
+    for name, text in texts.items():
+        uid = re.search(r"^UID:(.*?)\r?$", text, re.M).group(1)
+        cards[name] = (uid, text)
     return cards
 
 
@@ -68,7 +75,8 @@ def run_checks(binary, folder, server, count, kills, rng):
     pusher, puller = os.path.join(folder, "pusher.sqlite"), os.path.join(folder, "puller.sqlite")
     for db in (pusher, puller):
         cli(binary, db, "init", "--no-seed")
-        cli(binary, db, "remote", "add", "home", server["addressbook"])
+        credentials = ["--username", "user", "--password-env", "DAV_PASSWORD"] if server["kind"] == "davical" else []
+        cli(binary, db, "remote", "add", "home", server["addressbook"], *credentials)
     data = os.path.join(folder, "contacts.json")
     with open(data, "w") as f:
         f.write(subprocess.check_output([binary, "generate", "--contacts", str(count), "--seed", "7"], text=True))
@@ -88,7 +96,7 @@ def run_checks(binary, folder, server, count, kills, rng):
     cli(binary, pusher, "sync")
     push_seconds = time.time() - started
 
-    on_server = server_cards(server_folder)
+    on_server = server_cards(server_folder, server["kind"])
     uids = [uid for uid, _ in on_server.values()]
     failures = []
     if len(on_server) != count or len(set(uids)) != count or set(uids) != set(ids):
