@@ -66,6 +66,13 @@ final class SyncSession {
     var confirmedInDryRun: Set<String> = []
     /// What a pull into an empty database defers while it writes.
     var deferred: DeferredIndexes?
+    /// Whether this sync listed without a sync-token: the server keeps none.
+    var keepsNoSyncToken = false
+    /// Hrefs this sync PUT, and of those the ones answered without an
+    /// ETag: the server rewrote them (``settlePushes()``).
+    var pushedHrefs: [String] = [], rewrittenHrefs: [String] = []
+    /// Cards fetched for a new ETag that held what was agreed already.
+    var refetchedUnchanged = 0
 
     /// Contacts pushed before their outcome is stored.
     static let batchSize = 100
@@ -107,6 +114,7 @@ final class SyncSession {
         if !isSettled { try settleGroupConvention(named: named) }
         try push()
         if groups == .cards { try pushGroups() }
+        try settlePushes()
         return report
     }
 
