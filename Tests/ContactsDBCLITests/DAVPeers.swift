@@ -102,6 +102,25 @@ final class DAVServer {
             DAVPeers.root.appendingPathComponent("Tests/Sync/davserver.py").path, "move", source, target, Self.user, Self.password])
     }
 
+    /// `remote add`'s options for this server's user: Xandikos takes none.
+    var credentials: [String] {
+        kind == .xandikos ? [] : ["--username", Self.user, "--password-env", "DAV_PASSWORD"]
+    }
+
+    /// The runner with the password `credentials` names.
+    func client(_ runner: CLIRunner) -> CLIRunner {
+        var runner = runner
+        runner.environment["DAV_PASSWORD"] = Self.password
+        return runner
+    }
+
+    /// Makes DAViCal forget every sync-token it gave, as it does of those
+    /// older than a week.
+    func forgetSyncTokens() throws {
+        try DAVPeers.run(DAVPeers.python, [
+            DAVPeers.root.appendingPathComponent("Tests/Sync/davserver.py").path, "forget-tokens", folder])
+    }
+
     func stop() {
         _ = try? DAVPeers.run(DAVPeers.python, [
             DAVPeers.root.appendingPathComponent("Tests/Sync/davserver.py").path, "stop", String(pid)])
@@ -110,11 +129,12 @@ final class DAVServer {
     deinit { stop() }
 
     /// The PUT and DELETE requests the server logged so far.
-    var writes: Int {
+    var writes: Int { requests("PUT") + requests("DELETE") }
+
+    /// The requests of this method the server logged so far.
+    func requests(_ method: String) -> Int {
         let log = (try? String(contentsOfFile: folder + "/server.log", encoding: .utf8)) ?? ""
-        return log.split(separator: "\n").filter { line in
-            ["PUT", "DELETE"].contains { line.contains("\"\($0) ") || line.contains("] \($0) request") }
-        }.count
+        return log.split(separator: "\n").filter { $0.contains("\"\(method) ") || $0.contains("] \(method) request") }.count
     }
 }
 
