@@ -39,3 +39,48 @@ struct ContactMerge {
         ContactField.holdSame(a, b)
     }
 }
+
+extension ContactMerge {
+    /// Whether `fetched` is `pushed` as a server that rewrites cards keeps
+    /// it: the same but for the spelling of what travels verbatim (`extra`
+    /// and the parameters kept with a value), whose property, group and
+    /// parameter names and values it upper-cases, reorders and unquotes
+    /// (DAViCal). Names and parameters are case-insensitive in vCard.
+    static func isRespelling(_ fetched: ContactDraft, of pushed: ContactDraft) -> Bool {
+        guard let a = respelled(fetched), let b = respelled(pushed) else { return false }
+        return a == b
+    }
+
+    /// The draft's JSON, respelled, its keys sorted.
+    private static func respelled(_ draft: ContactDraft) -> Data? {
+        guard var object = (try? JSONSerialization.jsonObject(with: Data(draft.jsonText.utf8))) as? [String: Any] else { return nil }
+        for key in ["id", "uid"] { object.removeValue(forKey: key) }
+        return try? JSONSerialization.data(withJSONObject: respelling(object), options: .sortedKeys)
+    }
+
+    private static func respelling(_ value: Any, key: String? = nil) -> Any {
+        switch value {
+        case let object as [String: Any]:
+            return object.reduce(into: [String: Any]()) { $0[$1.key] = respelling($1.value, key: $1.key) }
+        case let lines as [String] where key == "extra":
+            return lines.map { respelled(line: $0) }.sorted()
+        case let array as [Any]:
+            return array.map { respelling($0) }
+        case let text as String where key == "parameters":
+            return respelled(line: text + ":")
+        default:
+            return value
+        }
+    }
+
+    /// A content line with its head (name, group, parameters) upper-cased
+    /// and unquoted; the value as it was.
+    private static func respelled(line: String) -> String {
+        var inQuotes = false
+        let colon = line.firstIndex { character in
+            if character == "\"" { inQuotes.toggle() }
+            return character == ":" && !inQuotes
+        } ?? line.endIndex
+        return line[..<colon].uppercased().replacingOccurrences(of: "\"", with: "") + line[colon...]
+    }
+}

@@ -103,3 +103,18 @@ enum PushOutcome: Equatable {
         }
     }
 }
+
+/// Whether a card fetched right after a PUT answered without an ETag is
+/// that push as the server rewrote it (``SyncSession/settlePushes()``),
+/// from values alone. A server may also answer 2xx and keep nothing: a
+/// changed card it still holds as before is no rewrite of the edit. So
+/// each property the push changed must differ from the version agreed
+/// before; a new card has none.
+enum RewrittenPush {
+    static func holds(_ push: ContactDraft, over agreed: ContactDraft?, fetched: ContactDraft) -> Bool {
+        guard let agreed else { return true }
+        return ContactField.all.allSatisfy { field in
+            field.value(push) == field.value(agreed) || field.value(fetched) != field.value(agreed)
+        }
+    }
+}

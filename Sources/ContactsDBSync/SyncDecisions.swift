@@ -70,8 +70,12 @@ struct PullDecision: Equatable {
             return decision
         }
         let isChangedHere = agreedRevision.map { local.revision > $0 } ?? true
+        // Unchanged here yet not the agreed version: the server rewrote
+        // the card when it was pushed, and the contact keeps its own
+        // spelling where the server's card is still that rewrite.
+        let isRewritten = !isChangedHere && base.map { !ContactMerge.isSame($0, local.draft) } == true
         var result = server
-        if isChangedHere {
+        if isChangedHere || isRewritten {
             let merge = ContactMerge(base: base, local: local.draft, server: server, prefer: prefer)
             result = merge.merged
             if !merge.conflicting.isEmpty {
@@ -81,7 +85,7 @@ struct PullDecision: Equatable {
         }
         let isReplaced = !ContactMerge.isSame(result, local.draft)
         if isReplaced { decision.write = .replace(result) }
-        if !ContactMerge.isSame(result, server) {
+        if isChangedHere, !ContactMerge.isSame(result, server) {
             // The merge holds what the server lacks: push it.
             decision.revision = agreedRevision ?? 0
         } else if !isReplaced {
@@ -100,6 +104,10 @@ struct PullDecision: Equatable {
         /// A new card none of whose pushes the server holds as sent: the
         /// first push, as the base to merge from, at the record's revision.
         case firstPushBase
+        /// The push at this index as the server rewrote it (a new ETag at
+        /// the next listing, only its spelling changed): the server's card
+        /// is the agreed version, at that push's revision.
+        case rewrittenPush(Int)
     }
 
     /// Of the pushes whose answers were never stored (the sync died), the
@@ -107,6 +115,7 @@ struct PullDecision: Equatable {
     /// arrived if the server holds any card at its href.
     static func agreed(recordHasBase: Bool, pushes: [ContactDraft], server: ContactDraft) -> Agreed {
         if let arrived = pushes.lastIndex(where: { ContactMerge.isSame($0, server) }) { return .push(arrived) }
+        if let rewritten = pushes.lastIndex(where: { ContactMerge.isRespelling(server, of: $0) }) { return .rewrittenPush(rewritten) }
         return !recordHasBase && !pushes.isEmpty ? .firstPushBase : .record
     }
 }
@@ -201,6 +210,23 @@ struct CardListing {
             listing.removed += part.removed.filter { last[$0] == index }
         }
         return listing
+    }
+}
+
+extension CardListing {
+    /// Whether this sync-collection answer since `token` may be every card
+    /// the server holds rather than the changes since: RFC 6578 §3.2 has a
+    /// server refuse a token it no longer knows (403), but DAViCal answers
+    /// one it dropped (after a week) with every card, as new, and no
+    /// removal. So an answer that names no removal and either names at
+    /// least half the cards known here, or none under a new token (the
+    /// address book emptied meanwhile), is checked against a whole
+    /// listing. A real answer of that shape (half the book changed, or
+    /// pushed by the sync before) costs one PROPFIND more.
+    func mayListEverything(since token: String, known: Set<String>) -> Bool {
+        guard removed.isEmpty, !known.isEmpty else { return false }
+        let listedKnown = members.lazy.filter { known.contains($0.href) }.count
+        return listedKnown * 2 >= known.count || (members.isEmpty && self.token != token)
     }
 }
 

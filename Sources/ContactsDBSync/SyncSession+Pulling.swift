@@ -6,11 +6,12 @@ import GRDB
 /// the cards it says went, removed.
 extension SyncSession {
     func pull(token: String?) throws {
-        let listing = try list(since: token)
         var known: [String: String?] = [:], unconfirmed: [String: (contactId: String, etag: String?, isNew: Bool)] = [:]
         try database.read { db in
             (known, unconfirmed) = (try state.etags(db), try state.unconfirmedCards(db))
         }
+        let listing = try list(since: token, known: Set(known.keys))
+        keepsNoSyncToken = listing.token == nil
         let plan = ListingPlan.make(listing, known: known, unconfirmed: unconfirmed)
         for href in plan.unlisted.keys.sorted() {
             report.skipped.append("\(plan.unlisted[href]!): the server does not list its card \(href), which was pushed; it is pushed again")
@@ -34,6 +35,7 @@ extension SyncSession {
         try database.write { db in
             for href in plan.removed { try self.remove(href: href, db) }
         }
+        noteUnstableETags(fetched: plan.wanted.count - plan.new)
         // A card that could not be fetched or read is listed again next
         // time only if the token stays where it was.
         guard isComplete else { return }
@@ -158,6 +160,9 @@ extension SyncSession {
         if groups == .cards { server = Self.keepingMembership(server, local?.groups ?? []) }
         let agreed = try agreedVersion(synced, server: server)
         let base = try agreed.base.map { try ContactDraft.synced($0, at: href).membershipNeutral(like: server, in: groups) }
+        if synced?.etag.map({ $0 != etag }) == true, synced?.pushes.isEmpty == true, let base, ContactMerge.isSame(base, server) {
+            refetchedUnchanged += 1
+        }
         // Keeping both, the server's version stays the contact.
         var decision = PullDecision.decide(isSynced: synced != nil, base: base, agreedRevision: agreed.revision,
                                            local: local.map { ($0.draft, $0.revision) }, server: server,
@@ -214,6 +219,7 @@ extension SyncSession {
         case .record: return (synced.base, synced.revision)
         case .push(let index): return (synced.pushes[index].base, synced.pushes[index].revision)
         case .firstPushBase: return (synced.pushes[0].base, synced.revision)
+        case .rewrittenPush(let index): return (server.jsonText, synced.pushes[index].revision)
         }
     }
 

@@ -110,7 +110,12 @@ extension SyncSession {
         for (request, answer) in zip(requests, answers) {
             let outcome = PushOutcome.of(request.kind, status: answer.status, body: answer.body)
             switch outcome {
-            case .stored: taken.append((request, answer.etag, true))
+            case .stored:
+                taken.append((request, answer.etag, true))
+                if request.kind != .deleted {
+                    pushedHrefs.append(request.request.url.path)
+                    if answer.etag == nil { rewrittenHrefs.append(request.request.url.path) }
+                }
             case .alreadyGone: taken.append((request, answer.etag, false))
             case .changedThere: retries.append(request.retry)
             case .uidTaken, .tooLarge, .refused: refused.append((request, outcome))

@@ -64,6 +64,13 @@ final class SyncSession {
     /// Contacts whose push a dry run's listing shows arrived: not to be
     /// pushed.
     var confirmedInDryRun: Set<String> = []
+    /// Whether this sync listed without a sync-token: the server keeps none.
+    var keepsNoSyncToken = false
+    /// Hrefs this sync PUT, and of those the ones answered without an
+    /// ETag: the server rewrote them (``settlePushes()``).
+    var pushedHrefs: [String] = [], rewrittenHrefs: [String] = []
+    /// Cards fetched for a new ETag that held what was agreed already.
+    var refetchedUnchanged = 0
 
     /// Contacts pushed before their outcome is stored.
     static let batchSize = 100
@@ -105,6 +112,7 @@ final class SyncSession {
         if !isSettled { try settleGroupConvention(named: named) }
         try push()
         if groups == .cards { try pushGroups() }
+        try settlePushes()
         return report
     }
 

@@ -4,9 +4,10 @@ import Testing
 
 /// Real CardDAV servers and a second client for the sync tests, from the
 /// Python that `.ci/run` installs them into (`.build-python`): Radicale,
-/// which checks passwords, and Xandikos, and Debian's Cyrus IMAP, each
-/// started by `Tests/Sync/davserver.py` on 127.0.0.1 on a free port and
-/// stopped by its pid; vdirsyncer as a second device.
+/// which checks passwords, Xandikos, Debian's Cyrus IMAP, and DAViCal on
+/// PostgreSQL (Debian's `davical`, which rewrites the cards it is given),
+/// each started by `Tests/Sync/davserver.py` on 127.0.0.1 on a free port
+/// and stopped by its pid; vdirsyncer as a second device.
 enum DAVPeers {
     static let root = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -53,14 +54,24 @@ enum DAVPeers {
 
 /// One server with one empty address book, stopped when released.
 final class DAVServer {
-    enum Kind: String { case radicale, xandikos, cyrus }
+    enum Kind: String {
+        case radicale, xandikos, cyrus, davical
 
-    /// Those of `kinds` installed here: Cyrus is Debian's, and where it is
-    /// missing its tests do not run, unless CONTACTSDB_REQUIRE_DAV is set.
+        /// Whether the server is here: Cyrus and DAViCal are Debian's.
+        var isInstalled: Bool {
+            switch self {
+            case .radicale, .xandikos: true
+            case .cyrus: FileManager.default.isExecutableFile(atPath: "/usr/lib/cyrus/bin/master")
+            case .davical: FileManager.default.fileExists(atPath: "/usr/share/davical/htdocs")
+            }
+        }
+    }
+
+    /// Those of `kinds` installed here; where one is missing its tests do
+    /// not run, unless CONTACTSDB_REQUIRE_DAV is set.
     static func installed(_ kinds: [Kind]) -> [Kind] {
-        let hasCyrus = FileManager.default.isExecutableFile(atPath: "/usr/lib/cyrus/bin/master")
-            || ProcessInfo.processInfo.environment["CONTACTSDB_REQUIRE_DAV"] != nil
-        return kinds.filter { $0 != .cyrus || hasCyrus }
+        let required = ProcessInfo.processInfo.environment["CONTACTSDB_REQUIRE_DAV"] != nil
+        return kinds.filter { required || $0.isInstalled }
     }
 
     let kind: Kind
@@ -117,6 +128,20 @@ final class DAVServer {
             DAVPeers.root.appendingPathComponent("Tests/Sync/davserver.py").path, "move", source, target, Self.user, Self.password])
     }
 
+    /// The runner with the password `credentials` names.
+    func client(_ runner: CLIRunner) -> CLIRunner {
+        var runner = runner
+        runner.environment["DAV_PASSWORD"] = Self.password
+        return runner
+    }
+
+    /// Makes DAViCal forget every sync-token it gave, as it does of those
+    /// older than a week.
+    func forgetSyncTokens() throws {
+        try DAVPeers.run(DAVPeers.python, [
+            DAVPeers.root.appendingPathComponent("Tests/Sync/davserver.py").path, "forget-tokens", folder])
+    }
+
     func stop() {
         _ = try? DAVPeers.run(DAVPeers.python, [
             DAVPeers.root.appendingPathComponent("Tests/Sync/davserver.py").path, "stop", String(pid)])
@@ -126,11 +151,12 @@ final class DAVServer {
 
     /// The PUT and DELETE requests the server logged so far (Cyrus logs
     /// to syslog only: none).
-    var writes: Int {
+    var writes: Int { requests("PUT") + requests("DELETE") }
+
+    /// The requests of this method the server logged so far.
+    func requests(_ method: String) -> Int {
         let log = (try? String(contentsOfFile: folder + "/server.log", encoding: .utf8)) ?? ""
-        return log.split(separator: "\n").filter { line in
-            ["PUT", "DELETE"].contains { line.contains("\"\($0) ") || line.contains("] \($0) request") }
-        }.count
+        return log.split(separator: "\n").filter { $0.contains("\"\(method) ") || $0.contains("] \(method) request") }.count
     }
 }
 

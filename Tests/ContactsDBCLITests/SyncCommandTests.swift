@@ -165,9 +165,9 @@ struct SyncCommandTests {
 
     // MARK: - Conflicts
 
-    /// On Cyrus too, which rewrites each card it takes (and answers the
-    /// PUT with the rewritten card's ETag).
-    @Test(arguments: DAVServer.installed([.xandikos, .cyrus]))
+    /// On Cyrus and DAViCal too, which rewrite each card they take (Cyrus
+    /// answers the PUT with the rewritten card's ETag, DAViCal with none).
+    @Test(arguments: DAVServer.installed([.xandikos, .cyrus, .davical]))
     func bothSidesChangingOneContactMergeAndKeepWhatLost(kind: DAVServer.Kind) throws {
         let directory = TemporaryDirectory()
         let server = try DAVServer(kind, in: directory)

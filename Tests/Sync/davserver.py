@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """Starts a real CardDAV server on 127.0.0.1 for the sync tests, and stops it.
 
-  davserver.py start radicale|xandikos|cyrus DIR [--user U --password P]
+  davserver.py start radicale|xandikos|cyrus|davical DIR [--user U --password P]
       starts the server with its data in DIR, on a free port, with one
       empty address book; prints {"pid", "port", "root", "addressbook"} as
       JSON and exits, leaving the server running in its own session.
       Radicale checks the password (a plain htpasswd file); Xandikos takes
       no credentials; Cyrus IMAP (Debian's cyrus-imapd and cyrus-caldav,
-      the server Fastmail runs) checks it in a sasldb of its own.
+      the server Fastmail runs) checks it in a sasldb of its own;
+      DAViCal (Debian's `davical`) checks it, served by
+      PHP's own server from a PostgreSQL cluster in DIR (davical.py).
   davserver.py mkcol URL USER PASSWORD NAME
       makes another address book at URL, displayed as NAME.
   davserver.py move FROM TO USER PASSWORD
@@ -15,15 +17,19 @@
   davserver.py vdirsyncer URL USER PASSWORD DIR
       writes DIR/vdirsyncer.conf, pairing the address book at URL with the
       folder DIR/cards of .vcf files (a second device), and prints its path.
+  davserver.py forget-tokens DIR
+      makes the DAViCal of DIR forget every sync-token it gave, as it does
+      of those older than a week.
   davserver.py stop PID
-      stops the server with that pid, and the processes it started, and
-      waits for it.
+      stops the server with that pid, and the processes it started (and
+      DAViCal's PostgreSQL), and waits for it.
 
 Run with the Python whose bin/ holds radicale and xandikos (.ci/run makes
 one in .build-python).
 """
 import base64
 import contextlib
+import davical
 import imaplib
 import json
 import os
@@ -154,6 +160,8 @@ def start(kind, folder, user, password):
     log = os.path.join(folder, "server.log")
     if kind == "cyrus":
         return start_cyrus(folder, port, user, password, log)
+    if kind == "davical":
+        return davical.start(folder, port, user, password, log, wait_for)
     if kind == "radicale":
         users = os.path.join(folder, "users")
         with open(users, "w") as f:
@@ -294,6 +302,12 @@ def running(kind, folder, user="user", password="password"):
 
 
 def stop(pid):
+    database = davical.database_of(pid)
+    stop_process(pid)
+    davical.stop_database(database, pid)
+
+
+def stop_process(pid):
     try:
         os.kill(pid, signal.SIGTERM)
     except ProcessLookupError:
@@ -325,6 +339,8 @@ def main(argv):
         print(vdirsyncer_config(*argv[1:]))
     elif len(argv) == 5 and argv[0] == "move":
         move(*argv[1:])
+    elif len(argv) == 2 and argv[0] == "forget-tokens":
+        davical.forget_tokens(argv[1])
     elif len(argv) == 2 and argv[0] == "stop":
         stop(int(argv[1]))
     else:

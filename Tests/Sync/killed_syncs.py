@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Syncs killed with SIGKILL at random moments lose nothing and add nothing.
 
-  killed_syncs.py CONTACTSDB [--cards N] [--kills K] [--seed S] [--server xandikos|cyrus]
+  killed_syncs.py CONTACTSDB [--cards N] [--kills K] [--seed S] [--server xandikos|cyrus|davical]
 
-Against a real Xandikos (or Cyrus IMAP) started on 127.0.0.1: a database of N contacts
+Against a real Xandikos (or Cyrus IMAP, or DAViCal, both of which rewrite
+each card they are given) started on 127.0.0.1: a database of N contacts
 (default 2,000) pushes them while `contactsdb sync` is killed K times at
 random moments, with local edits made between the kills; the sync is then
 run to its end. A second database pulls them all, killed the same way.
@@ -13,7 +14,8 @@ the server and in the second database, and a further sync of each database
 reports nothing to do and writes nothing to the server.
 
 Run with the Python of .build-python (.ci/run makes it), which has Xandikos;
-Cyrus is Debian's (cyrus-imapd, cyrus-caldav, sasl2-bin).
+Cyrus and DAViCal are Debian's (cyrus-imapd, cyrus-caldav, sasl2-bin;
+davical, php-cli, php-pgsql, postgresql).
 """
 import base64
 import json
@@ -82,7 +84,11 @@ def dav(server, method, depth, body):
 
 def server_cards(server, server_folder):
     """The address book's cards by name: (UID, text). Xandikos's files, or
-    what the server answers (as vCard 4.0, which Cyrus keeps whole)."""
+    what the server answers (as vCard 4.0, which Cyrus keeps whole), or
+    DAViCal's database."""
+    if server["kind"] == "davical":
+        return {name: (re.search(r"^UID:(.*?)\r?$", text, re.M).group(1), text)
+                for name, text in davserver.davical.cards(server_folder).items()}
     if server["kind"] != "xandikos":
         return served_cards(server)
     folder = os.path.join(server_folder, "data", "user", "contacts", "addressbook")

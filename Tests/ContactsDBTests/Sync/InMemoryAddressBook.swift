@@ -9,7 +9,8 @@ import Foundation
 /// it lacks, and answers a sync-collection in pages (507 on the collection
 /// while more remain). Tests change it as another client would, and can
 /// make it forget tokens, list without ETags, leave cards out of a
-/// multiget, refuse with a status, or run code before an answer.
+/// multiget, refuse with a status, or run code before an answer; and
+/// behave as DAViCal does where it departs from the RFCs.
 final class InMemoryAddressBook: DAVTransport, @unchecked Sendable {
     static let origin = URL(string: "http://127.0.0.1:8080")!
     static let collectionPath = "/dav/anna/contacts/"
@@ -73,6 +74,17 @@ final class InMemoryAddressBook: DAVTransport, @unchecked Sendable {
     /// refused with, naming CardDAV's `no-uid-conflict` (Radicale 409,
     /// Xandikos 412); nil takes it.
     var refusesSecondUID: Int?
+    /// DAViCal: a sync-token it no longer knows is answered with every card
+    /// it holds (as new, under a new token), not 403.
+    var answersForgottenTokensInFull = false
+    /// DAViCal: a card PUT is stored rewritten (REV added, names and
+    /// parameters upper-cased) and the PUT answered without an ETag, or
+    /// (`answersRewrittenPutsWithETag`) with one the card does not have.
+    var rewritesPuts = false
+    var answersRewrittenPutsWithETag = false
+    /// A card served by a multiget is rewritten as it goes: a new ETag
+    /// (and a change at the next sync-collection) each time.
+    var rewritesOnEachGet = false
     /// Runs before a request of this method is answered (another client's
     /// change arriving mid-sync); cleared once it has run.
     var before: [String: () -> Void] = [:]
@@ -198,7 +210,12 @@ final class InMemoryAddressBook: DAVTransport, @unchecked Sendable {
             return DAVResponse(url: request.url, status: 403, body: Data(error.utf8))
         }
         let etag: String
-        if keepsPuts {
+        if keepsPuts, rewritesPuts {
+            _ = store(path, Self.rewritten(request.body ?? ""))
+            etagCounter += 1
+            return DAVResponse(url: request.url, status: existing == nil ? 201 : 204,
+                               headers: answersRewrittenPutsWithETag ? [("ETag", "\"e\(etagCounter)\"")] : [])
+        } else if keepsPuts {
             etag = store(path, request.body ?? "")
         } else {
             etagCounter += 1
@@ -223,6 +240,12 @@ final class InMemoryAddressBook: DAVTransport, @unchecked Sendable {
             since = 0
         } else if let number = Int(given.split(separator: "/").last ?? ""), number >= oldestToken, number <= token {
             since = number
+        } else if answersForgottenTokensInFull {
+            let responses = cards.keys.sorted().map { path in
+                response(path, properties: listsETags && sendsETags ? "<d:getetag>\(cards[path]!.etag)</d:getetag>" : "")
+            }
+            token += 1
+            return multistatus(request, responses, token: "http://127.0.0.1/sync/\(token)")
         } else {
             return DAVResponse(url: request.url, status: 403,
                                body: Data("<d:error xmlns:d=\"DAV:\"><d:valid-sync-token/></d:error>".utf8))
@@ -251,6 +274,7 @@ final class InMemoryAddressBook: DAVTransport, @unchecked Sendable {
             if omittedFromMultiget.contains(path) { continue }
             if let card = cards[path] {
                 responses.append(response(path, properties: (sendsETags ? "<d:getetag>\(card.etag)</d:getetag>" : "") + "<card:address-data>\(DAVXML.escape(card.text))</card:address-data>"))
+                if rewritesOnEachGet { _ = store(path, card.text) }
             } else {
                 responses.append("<d:response><d:href>\(href)</d:href><d:status>HTTP/1.1 404 Not Found</d:status></d:response>")
             }
@@ -284,6 +308,16 @@ final class InMemoryAddressBook: DAVTransport, @unchecked Sendable {
     private static func matches(_ condition: String, _ card: Card?) -> Bool {
         guard let card else { return false }
         return condition == "*" || condition == card.etag
+    }
+
+    /// A card as DAViCal stores it: each line's name and parameters
+    /// upper-cased, REV added.
+    private static func rewritten(_ card: String) -> String {
+        let lines = card.split(whereSeparator: \.isNewline).map { line -> String in
+            guard !line.hasPrefix(" "), let colon = line.firstIndex(of: ":") else { return String(line) }
+            return line[..<colon].uppercased() + line[colon...]
+        }
+        return (lines.dropLast() + ["REV:20260101T000000Z", "END:VCARD"]).joined(separator: "\r\n") + "\r\n"
     }
 
     private static func uid(_ card: String) -> String? {

@@ -143,6 +143,46 @@ import Testing
         #expect(partial.removed == ["/ab/c1.vcf"] && partial.unlisted.isEmpty, "it arrived, and another client deleted it")
     }
 
+    /// Issue 57: an answer to a token that names no removal and at least
+    /// half the cards known here, or none under a new token, may be every
+    /// card of a server that forgot the token (DAViCal); a few changes are not.
+    @Test func anAnswerThatMayListEveryCardIsTold() {
+        let known: Set<String> = ["/ab/a.vcf", "/ab/b.vcf", "/ab/c.vcf", "/ab/d.vcf"]
+        let every = CardListing(members: [("/ab/a.vcf", "1"), ("/ab/c.vcf", "3")], token: "t2")
+        #expect(every.mayListEverything(since: "t1", known: known))
+        #expect(!CardListing(members: [("/ab/a.vcf", "9")], token: "t2").mayListEverything(since: "t1", known: known))
+        #expect(!CardListing(members: every.members, removed: ["/ab/b.vcf"], token: "t2").mayListEverything(since: "t1", known: known))
+        #expect(CardListing(token: "t2").mayListEverything(since: "t1", known: known), "emptied")
+        #expect(!CardListing(token: "t1").mayListEverything(since: "t1", known: known), "nothing changed")
+        #expect(!every.mayListEverything(since: "t1", known: []))
+    }
+
+    /// Issue 57: a fetched card is a push rewritten when only the spelling
+    /// of what travels verbatim differs; and a card fetched after a PUT
+    /// answered without an ETag is the push rewritten unless it still
+    /// holds the version agreed before where the push changed it.
+    @Test func aRewriteIsToldFromAnEditAndFromADroppedPut() {
+        var pushed = ContactDraft(id: "a", firstName: "Anna")
+        pushed.extra = ["item1.X-ABLabel:_$!<Other>!$_", "X-Custom;x-flavour=\"plum\":keep me"]
+        var rewritten = pushed
+        rewritten.extra = ["X-CUSTOM;X-FLAVOUR=PLUM:keep me", "ITEM1.X-ABLABEL:_$!<Other>!$_"]
+        #expect(ContactMerge.isRespelling(rewritten, of: pushed))
+        var edited = rewritten
+        edited.extra[0] = "X-CUSTOM;X-FLAVOUR=PLUM:keep me too"
+        #expect(!ContactMerge.isRespelling(edited, of: pushed), "a value is no spelling")
+        edited = rewritten
+        edited.note = "met in Kazan"
+        #expect(!ContactMerge.isRespelling(edited, of: pushed))
+
+        var before = pushed
+        before.company = "Globex"
+        var push = before
+        push.company = "Acme"
+        #expect(RewrittenPush.holds(push, over: before, fetched: { var d = push; d.extra = rewritten.extra; return d }()))
+        #expect(!RewrittenPush.holds(push, over: before, fetched: before), "the PUT was dropped")
+        #expect(RewrittenPush.holds(push, over: nil, fetched: before), "a new card has nothing before it")
+    }
+
     /// Issue 56, item 9: a changed card's PUT answered as stored is still
     /// the server's old card until a listing shows the answer's ETag; a
     /// whole listing that lacks it says the server removed it.
