@@ -57,8 +57,8 @@ package enum BenchQueries {
     /// transliteration.
     static let transliterated = "ivanov"
 
-    /// - parameter unified: whether to add the unified variants of Q1, Q3,
-    ///   Q4 and Q8 (U1, U3, U4, U8), for a database with links.
+    /// - parameter unified: whether to add the unified queries (U1, U3, U4,
+    ///   U8 and U9–U14, ``unified(store:sql:)``), for a database with links.
     package static func make(store: ContactStore, raw: RawSQLite, phone: PhoneProbes, rareWord: String, unified: Bool = false) throws -> [BenchQuery] {
         let page = ContactQuery().page(limit: 50)
         let q2 = ContactQuery().filter(.has([.phone, .email])).sorted(by: .lastName).page(limit: 50)
@@ -110,16 +110,7 @@ package enum BenchQueries {
                        engine: contacts(q14, false), raw: { sql.namePrefix(transliterated) }),
             BenchQuery(name: "Q15", title: "Q1 in the book \"\(book)\" (--book)",
                        engine: contacts(q15, false), raw: { sql.bookPage(book) }),
-        ] + (unified ? [
-            BenchQuery(name: "U1", title: "Q1, one row per person",
-                       engine: contacts(page.unified(), false), raw: sql.unifiedPage),
-            BenchQuery(name: "U3", title: "Q3, one row per person (the four on any linked card)",
-                       engine: contacts(q3.unified(), false), raw: sql.unifiedFourAttributes),
-            BenchQuery(name: "U4", title: "Q4, counting persons",
-                       engine: { try store.count(matching: q3Filter.unified()) }, raw: sql.unifiedFourAttributeCount),
-            BenchQuery(name: "U8", title: "Q8, counting persons",
-                       engine: { try store.sections(matching: ContactQuery().unified()).count }, raw: sql.unifiedSections),
-        ] : [])
+        ] + (unified ? try Self.unified(store: store, sql: sql) : [])
     }
 }
 
@@ -136,8 +127,7 @@ struct RawQueries {
     private let thumbnailStatement, rareTextStatement: RawSQLite.Statement
     private let nameCountStatement, textCountStatement, contactCountStatement, regionsStatement: RawSQLite.Statement
     private let beginStatement, commitStatement: RawSQLite.Statement
-    /// The unified variants' (nil without links, whose columns older
-    /// databases lack).
+    /// The unified counts' (U4, U8); the unified pages prepare their own.
     private let unifiedStatements: [RawSQLite.Statement]
 
     /// Runs a twin of several statements in one read transaction, as the
@@ -171,12 +161,11 @@ struct RawQueries {
         beginStatement = try raw.prepare(BenchmarkSQL.beginRead)
         commitStatement = try raw.prepare(BenchmarkSQL.commit)
         regionsStatement = try raw.prepare(BenchmarkSQL.phoneRegions)
-        unifiedStatements = try [BenchmarkSQL.unifiedPage, BenchmarkSQL.unifiedFourAttributesByFirstNameDescending,
-                                 BenchmarkSQL.unifiedFourAttributesCount, BenchmarkSQL.unifiedSections].map(raw.prepare)
+        unifiedStatements = try [BenchmarkSQL.unifiedFourAttributesCount, BenchmarkSQL.unifiedSections].map(raw.prepare)
     }
 
     /// Reads a contact row's columns into Swift values, as an app would.
-    private func readContacts(_ statement: RawSQLite.Statement, _ values: [Any] = []) -> [Int] {
+    func readContacts(_ statement: RawSQLite.Statement, _ values: [Any] = []) -> [Int] {
         var pks: [Int] = []
         statement.run(values) { row in
             pks.append(row.int(0))
@@ -298,10 +287,8 @@ struct RawQueries {
         return count
     }
 
-    func unifiedPage() -> Int { readContacts(unifiedStatements[0]).count }
-    func unifiedFourAttributes() -> Int { readContacts(unifiedStatements[1]).count }
-    func unifiedFourAttributeCount() -> Int { unifiedStatements[2].firstInt() }
-    func unifiedSections() -> Int { readSections(unifiedStatements[3]) }
+    func unifiedFourAttributeCount() -> Int { unifiedStatements[0].firstInt() }
+    func unifiedSections() -> Int { readSections(unifiedStatements[1]) }
 
     /// The page's keys as one JSON array, for `json_each(?)`.
     private func keys(_ pks: [Int]) -> String { "[" + pks.map(String.init).joined(separator: ",") + "]" }

@@ -100,12 +100,13 @@ enum BenchmarkSQL {
 
     // MARK: - One row per person (links)
 
-    static let unifiedPage = "SELECT \(contactColumns) FROM contact WHERE isPersonHead = 1 \(defaultOrder)"
-    static let unifiedFourAttributesByFirstNameDescending = """
-        SELECT \(contactColumns) FROM contact
-        WHERE isPersonHead = 1 AND coalesce(personAttributes, attributes) & \(fourAttributes) = \(fourAttributes)
-        ORDER BY firstNameKey IS NULL, firstNameKey DESC, sortKey, id LIMIT 50
-        """
+    /// The first 50 contacts that head their person, in `order` (an ORDER
+    /// BY's terms), whose person holds every one of `attributes`.
+    static func unifiedPage(holding attributes: ContactAttributes, orderedBy order: String) -> String {
+        let holding = attributes.isEmpty ? ""
+            : " AND coalesce(personAttributes, attributes) & \(attributes.rawValue) = \(attributes.rawValue)"
+        return "SELECT \(contactColumns) FROM contact WHERE isPersonHead = 1\(holding) ORDER BY \(order) LIMIT 50"
+    }
     static let unifiedFourAttributesCount =
         "SELECT sum(count + personDelta) FROM attributeCount WHERE attributes & \(fourAttributes) = \(fourAttributes)"
     static let unifiedSections =

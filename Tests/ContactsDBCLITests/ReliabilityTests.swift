@@ -294,6 +294,10 @@ import Testing
             ("0022_trash_history", { db in try db.tableExists("trashedContact") }),
             ("0023_kept_both", { db in try db.tableExists("keptBoth") }),
             ("0024_contact_returns", { db in try db.tableExists("contactReturn") }),
+            ("0025_person_order_columns", { db in
+                try Bool.fetchOne(db, sql: "SELECT count(*) FROM pragma_index_info('contact_on_company_desc') WHERE name = 'isPersonHead'")
+                    ?? false
+            }),
         ]
         let upgrades = try listed + SchemaMigration.bundled.dropFirst(listed.count + 1).map { migration in
             (migration.identifier, try Self.firstObject(createdBy: migration.sql))

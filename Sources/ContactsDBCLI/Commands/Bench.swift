@@ -17,7 +17,8 @@ extension ContactsDBCommand {
                 warm through the library and as hand-written SQL on the raw SQLite C API, alternating, and \
                 reports medians and spreads. Before the queries it moves one of each of --links pairs of \
                 contacts to a second book and links the pairs, and adds U1, U3, U4 and U8: Q1, Q3, Q4 and Q8 \
-                with one row per person (`query --unified`). With --watch-latency it times `watch` instead: it starts \
+                with one row per person (`query --unified`), and U9–U14, pages of one row per person in \
+                the other orders. With --watch-latency it times `watch` instead: it starts \
                 `contactsdb watch` on the imported database in another process and reports how long each \
                 of --commits writes here takes to come out there (median and p99). With --duplicates it \
                 times `duplicates` (5 runs) on distinct people with planted sets and checks what it finds \
@@ -42,7 +43,7 @@ extension ContactsDBCommand {
             valueName: "sets"))
         var duplicates: Int?
         @Option(help: ArgumentHelp(
-            "Links across books for the unified queries U1, U3, U4 and U8 (default: a tenth of --contacts; 0 for none).",
+            "Links across books for the unified queries U1–U14 (default: a tenth of --contacts; 0 for none).",
             valueName: "count"))
         var links: Int?
         @OptionGroup var threads: WorkerOptions
