@@ -23,7 +23,7 @@ extension SyncSession {
         guard !hrefs.isEmpty else { return }
         var regions = PhoneRegions.default
         try database.read { db in regions = try Settings.phoneRegions(db) }
-        let multiget = CardMultiget(client: client, collection: collection)
+        let multiget = CardMultiget(client: client, collection: collection, version: version)
         for batch in hrefs.chunked(into: Self.pullBatchSize).map(Array.init) {
             let read = ReadBatch(hrefs: batch, answer: try multiget.answer(batch, multiget.start(batch)), regions: regions)
             try database.write { db in
