@@ -86,8 +86,8 @@ def fill(binary, folder, collection, count, seed=3, prefix="", photos=0):
     source = os.path.join(folder, f"source-{seed}.sqlite")
     subprocess.run([binary, "--db", source, "init", "--no-seed"], check=True, capture_output=True)
     generated = os.path.join(folder, f"generated-{seed}.json")
-    contacts = json.loads(subprocess.check_output([binary, "generate", "--contacts", str(count), "--seed", str(seed),
-                                                   "--photos", str(photos)]))
+    with_photos = ["--photos", str(photos)] if photos else []
+    contacts = json.loads(subprocess.check_output([binary, "generate", "--contacts", str(count), "--seed", str(seed), *with_photos]))
     for contact in contacts:
         contact["id"] = prefix + contact["id"]
     with open(generated, "w") as f:
