@@ -152,14 +152,17 @@ import Testing
 
     /// The lean path parses a number of digits and separators without its
     /// separators: on random numbers, in several sets of regions, it finds
-    /// what the full parse of the text as written finds.
+    /// what the full parse of the text as written finds. Both read the
+    /// text tidied, as ``PhoneNumber/init(_:regions:displaying:)`` hands
+    /// it over: libphonenumber reads a no-break space otherwise than a
+    /// space (`+٣/\u{A0}x3 998` is +33998 to it, `+٣/ x3 998` no number).
     @Test func compactedNumbersReadAsWrittenOnesRead() {
         var random = SystemRandomNumberGenerator()
         let starts = ["", "", "+", "+", "+ ", "+(", "(", "8 ", "0", "00", "810", "1", "-"]
         let separators = [" ", " ", "-", "-", ".", "(", ")", " (", ") "]
         let others = ["/", "x", "#", ",", ";", " ext ", "*", "+", "\u{A0}", "٣", "a", "–"]
-        var compactable = 0
-        for _ in 0..<6_000 {
+        let regionSets = [PhoneRegions.default, PhoneRegions("US,GB")!, PhoneRegions("DE")!]
+        func randomText() -> String {
             var text = starts.randomElement(using: &random)!
             for _ in 0..<Int.random(in: 1...16, using: &random) {
                 switch Int.random(in: 0..<20, using: &random) {
@@ -168,9 +171,16 @@ import Testing
                 default: text += String(Int.random(in: 0...9, using: &random))
                 }
             }
-            if text.drop(while: { $0 == "+" }).allSatisfy({ "0123456789 -.()".contains($0) }),
-               text.prefix(2) != "++" { compactable += 1 }
-            let regions = [PhoneRegions.default, PhoneRegions("US,GB")!, PhoneRegions("DE")!].randomElement(using: &random)!
+            return text
+        }
+        // Random numbers the two paths once read apart, when the lean one
+        // was handed the text untidied.
+        let once = [("+٣/\u{A0}x3 998", regionSets[2]), ("0-845930 5\u{A0}2956#", regionSets[2])]
+        var compactable = 0
+        for (untidy, regions) in once + (0..<6_000).map({ _ in (randomText(), regionSets.randomElement(using: &random)!) }) {
+            if untidy.drop(while: { $0 == "+" }).allSatisfy({ "0123456789 -.()".contains($0) }),
+               untidy.prefix(2) != "++" { compactable += 1 }
+            let text = Text.tidy(untidy)
             let written = PhoneNumber.describe(text, regions: regions)
             let counts = written.map { text.hasPrefix("+") || $0.valid } ?? false
             let expected = counts ? written?.e164 : nil
