@@ -86,14 +86,12 @@ extension ContactStore {
     /// - parameter dryRun: count what would be pulled and pushed, reading
     ///   the server's listing but no card, and change nothing.
     /// - parameter timeout: seconds one request may take.
-    /// - parameter progress: called with the cards done and the total; in
-    ///   the first sync of an empty database, while its one transaction is
-    ///   open, so it must not use this store.
+    /// - parameter progress: called with the cards done and the total,
+    ///   after each batch is stored.
     /// - throws: `.remoteNotFound(name)` for a book without a remote,
     ///   `.remoteUnavailable`, `.remoteRefusedCredentials`, `.invalidRemote`.
     ///   What was stored before a failure stays stored, consistent: the
-    ///   next sync goes on from there. A pull into an empty database is
-    ///   stored whole or not at all, as an import is.
+    ///   next sync goes on from there, a first sync too.
     public func sync(remote name: String, prefer: SyncPreference = .server, dryRun: Bool = false,
                      timeout: TimeInterval = Remote.defaultTimeout, progress: ((Int, Int) -> Void)? = nil) throws -> SyncReport {
         try sync(remote: name, prefer: prefer, dryRun: dryRun, transport: HTTPTransport(timeout: timeout), progress: progress)
