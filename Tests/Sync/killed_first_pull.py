@@ -89,7 +89,8 @@ def populate(binary, folder, kind, server, count, photos):
         source = os.path.join(folder, "source.sqlite")
         data = os.path.join(folder, "contacts.json")
         with open(data, "w") as f:
-            f.write(cli(binary, source, "generate", "--contacts", str(count), "--seed", "3", "--photos", str(photos)))
+            subprocess.run([binary, "generate", "--contacts", str(count), "--seed", "3", "--photos", str(photos)],
+                           stdout=f, check=True)
         cli(binary, source, "init", "--no-seed")
         cli(binary, source, "remote", "add", "home", server["addressbook"], *CREDENTIALS)
         cli(binary, source, "import", data, "--book", "home")
