@@ -25,6 +25,7 @@ import json
 import os
 import pty
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -208,8 +209,8 @@ class CountingProxy:
                         plain = gzip.decompress(data)
                     elif answer.getheader("Content-Encoding", "").lower() == "deflate":
                         plain = zlib.decompress(data)
-                    with proxy.lock:
-                        proxy.cards += plain.count(b"address-data>") // 2
+                    with proxy.lock:  # one closing tag a card, whatever its prefix
+                        proxy.cards += len(re.findall(rb"</(?:[\w-]+:)?address-data>", plain))
                 self.send_response(answer.status)
                 for key, value in answer.getheaders():
                     if key.lower() not in ("transfer-encoding", "connection", "content-length"):
