@@ -59,9 +59,7 @@ extension SyncSession {
     @discardableResult
     func pullCards(_ hrefs: [String]) throws -> Bool {
         var isComplete = true
-        var regions = PhoneRegions.default
-        try database.read { db in regions = try Settings.phoneRegions(db) }
-        try fetchAndRead(hrefs, regions: regions) { batch in
+        try fetchAndRead(hrefs) { batch in
             try self.database.write { db in isComplete = try self.store(batch, try self.writer(db), db) && isComplete }
             self.done += batch.hrefs.count
             self.progress?(self.done, self.total)
@@ -71,7 +69,10 @@ extension SyncSession {
 
     /// Runs the pull's pipeline over `hrefs`, handing `write` each batch
     /// fetched and read, in order.
-    private func fetchAndRead(_ hrefs: [String], regions: PhoneRegions, write: @escaping (ReadBatch) throws -> Void) throws {
+    func fetchAndRead(_ hrefs: [String], write: @escaping (ReadBatch) throws -> Void) throws {
+        var stored = PhoneRegions.default
+        try database.read { db in stored = try Settings.phoneRegions(db) }
+        let regions = stored
         let batches = hrefs.chunked(into: Self.pullBatchSize).map(Array.init)
         let multiget = CardMultiget(client: client, collection: collection, version: version)
         try BatchPipeline<(hrefs: [String], answer: MultigetAnswer), ReadBatch>.run(

@@ -21,15 +21,11 @@ extension SyncSession {
         var seen: Set<String> = []
         let hrefs = (keepsNoSyncToken ? pushedHrefs : rewrittenHrefs).filter { seen.insert($0).inserted }
         guard !hrefs.isEmpty else { return }
-        var regions = PhoneRegions.default
-        try database.read { db in regions = try Settings.phoneRegions(db) }
-        let multiget = CardMultiget(client: client, collection: collection, version: version)
-        for batch in hrefs.chunked(into: Self.pullBatchSize).map(Array.init) {
-            let read = ReadBatch(hrefs: batch, answer: try multiget.answer(batch, multiget.start(batch)), regions: regions)
-            try database.write { db in
-                for href in batch {
+        try fetchAndRead(hrefs) { read in
+            try self.database.write { db in
+                for href in read.hrefs {
                     guard let card = read.cards[href], case let .success(.contact(draft, _)) = card.read else { continue }
-                    try settle(href: href, etag: card.etag, draft, db)
+                    try self.settle(href: href, etag: card.etag, draft, db)
                 }
             }
         }
