@@ -59,6 +59,12 @@ def command_line(usage, **defaults):
     return (os.path.abspath(args[0]), *(option(name, default) for name, default in defaults.items()))
 
 
+def option_text(name, default):
+    """The word after `--name` on the command line, or `default`."""
+    args = sys.argv[1:]
+    return args[args.index("--" + name) + 1] if "--" + name in args else default
+
+
 def killed(command, delay, env=None):
     """Runs the command and kills it with SIGKILL after `delay` seconds;
     True if it ended first. A command that ends with a failure ends the

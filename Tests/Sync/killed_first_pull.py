@@ -37,7 +37,7 @@ import zlib
 
 import davserver
 from davserver import running
-from sync_figures import fill, warm
+from sync_figures import CREDENTIALS, ENV, cli, populate
 
 # Cards a killed pull may have had answered and not yet stored: the batch
 # being written, those read and waiting in the pipeline, the one the
@@ -47,11 +47,7 @@ BATCH, BATCHES_IN_FLIGHT = 250, 6
 
 
 def main():
-    args = sys.argv[1:]
-    kind = args.pop(args.index("--server") + 1) if "--server" in args else "radicale"
-    if "--server" in args:
-        args.remove("--server")
-    sys.argv[1:] = args
+    kind = davserver.option_text("server", "radicale")
     binary, cards, kills, seed, photos = davserver.command_line(__doc__, cards=10000, kills=6, seed=1, photos=10)
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory(prefix="contactsdb-first-pull-") as folder:
@@ -63,40 +59,6 @@ def main():
         print("\n".join("FAIL: " + f for f in failures))
         sys.exit(1)
     print("killed_first_pull: every kill kept what it stored; the rest came once, and nothing was left to do")
-
-
-# The password every server of davserver.py is started with.
-ENV = dict(os.environ, SYNC_PASSWORD="password")
-CREDENTIALS = ("--username", "user", "--password-env", "SYNC_PASSWORD")
-
-
-def cli(binary, db, *arguments):
-    result = subprocess.run([binary, "--db", db, *arguments], capture_output=True, text=True, env=ENV)
-    if result.returncode != 0:
-        sys.exit(f"contactsdb {' '.join(arguments)} exited {result.returncode}: {result.stderr}")
-    return result.stdout
-
-
-def populate(binary, folder, kind, server, count, photos):
-    """Puts `count` generated cards on the server: into Radicale's storage
-    directly, elsewhere by a sync of a database that holds them. Returns
-    their ids."""
-    if kind == "radicale":
-        collection = os.path.join(folder, "server", "collections", "collection-root", "user", "contacts")
-        fill(binary, folder, collection, count, photos=photos)
-        warm(server["addressbook"])
-        source = os.path.join(folder, "source-3.sqlite")
-    else:
-        source = os.path.join(folder, "source.sqlite")
-        data = os.path.join(folder, "contacts.json")
-        with open(data, "w") as f:
-            subprocess.run([binary, "generate", "--contacts", str(count), "--seed", "3", "--photos", str(photos)],
-                           stdout=f, check=True)
-        cli(binary, source, "init", "--no-seed")
-        cli(binary, source, "remote", "add", "home", server["addressbook"], *CREDENTIALS)
-        cli(binary, source, "import", data, "--book", "home")
-        cli(binary, source, "sync")
-    return {c["id"] for c in json.loads(cli(binary, source, "export", "--format", "json"))}
 
 
 def run_checks(binary, folder, proxy, ids, kills, rng):

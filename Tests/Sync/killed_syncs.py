@@ -35,7 +35,7 @@ from davserver import running
 
 def main():
     binary, cards, kills, seed = davserver.command_line(__doc__, cards=2000, kills=6, seed=1)
-    kind = sys.argv[sys.argv.index("--server") + 1] if "--server" in sys.argv else "xandikos"
+    kind = davserver.option_text("server", "xandikos")
     rng = random.Random(seed)
     os.environ["DAV_PASSWORD"] = "password"
     with tempfile.TemporaryDirectory(prefix="contactsdb-killed-") as folder:

@@ -1,42 +1,60 @@
 #!/usr/bin/env python3
-"""Times contactsdb's sync beside vdirsyncer's against one Radicale.
+"""Times contactsdb's sync beside vdirsyncer's against one server.
 
-  sync_figures.py CONTACTSDB [--cards N] [--runs R] [--photos PERCENT]
+  sync_figures.py CONTACTSDB [--cards N] [--runs R] [--photos PERCENT] [--server KIND]
 
-Starts Radicale on 127.0.0.1 with an address book of N generated cards
-(default 10,000, PERCENT of them with a photo of about 10 KB, written into
-its storage before the first request, then read once by the server), then,
-R times (default 3) each: a first sync of all N cards into an empty
-contactsdb database, and vdirsyncer's into an empty folder, with each
-process's peak memory; then R times: a sync with nothing to do, and 10
-cards changed on the server by PUT, then contactsdb's incremental sync and
-vdirsyncer's. Prints each run and the medians. Checks that each first sync
-brought all N cards. Not part of the tests: figures for reading.
+Starts a server (davserver.py's KIND, default radicale) on 127.0.0.1 with an
+address book of N generated cards (default 10,000, PERCENT of them with a
+photo of about 10 KB): written into Radicale's storage before the first
+request, then read once by the server; put on any other server by a sync of
+a database that holds them. Then, R times (default 3) each: a first sync of
+all N cards into an empty contactsdb database, and vdirsyncer's into an
+empty folder, with each process's peak memory; then R times: a sync with
+nothing to do, and 10 cards changed on the server by PUT, then contactsdb's
+incremental sync and vdirsyncer's. Prints each run and the medians. Checks
+that each first sync brought all N cards. Not part of the tests: figures for
+reading.
 
 Run with the Python of .build-python, which has Radicale and vdirsyncer.
 """
 import base64
 import json
 import os
+import re
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+import urllib.parse
 import urllib.request
 
 import davserver
 from davserver import running, vdirsyncer_config
 
 USER, PASSWORD = "user", "password"
+# The password every server of davserver.py is started with.
+ENV = dict(os.environ, SYNC_PASSWORD=PASSWORD)
+CREDENTIALS = ("--username", USER, "--password-env", "SYNC_PASSWORD")
 
 
 def main():
+    kind = davserver.option_text("server", "radicale")
     binary, cards, runs, photos = davserver.command_line(__doc__, cards=10000, runs=3, photos=0)
     with tempfile.TemporaryDirectory(prefix="contactsdb-figures-") as folder:
-        with running("radicale", os.path.join(folder, "server"), USER, PASSWORD) as server:
-            measure(binary, folder, server, cards, runs, photos)
+        with running(kind, os.path.join(folder, "server"), USER, PASSWORD) as server:
+            started = time.perf_counter()
+            populate(binary, folder, kind, server, cards, photos)
+            print(f"{cards} cards put on {kind} in {time.perf_counter() - started:.0f} s", flush=True)
+            measure(binary, folder, server, cards, runs)
+
+
+def cli(binary, db, *arguments):
+    result = subprocess.run([binary, "--db", db, *arguments], capture_output=True, text=True, env=ENV)
+    if result.returncode != 0:
+        sys.exit(f"contactsdb {' '.join(arguments)} exited {result.returncode}: {result.stderr}")
+    return result.stdout
 
 
 def timed(command, env=None, peaks=None):
@@ -56,11 +74,28 @@ def timed(command, env=None, peaks=None):
         return elapsed, out.read()
 
 
-def put(url, text):
-    request = urllib.request.Request(url, data=text.encode(), method="PUT")
+def send(method, url, body=None, headers=()):
+    request = urllib.request.Request(url, data=body, method=method)
     request.add_header("Authorization", "Basic " + base64.b64encode(f"{USER}:{PASSWORD}".encode()).decode())
-    request.add_header("Content-Type", "text/vcard; charset=utf-8")
-    urllib.request.urlopen(request, timeout=30).read()
+    for name, value in headers:
+        request.add_header(name, value)
+    with urllib.request.urlopen(request, timeout=600) as answer:
+        return answer.read()
+
+
+def card_urls(addressbook):
+    """The address of each card the address book lists."""
+    body = b'<?xml version="1.0"?><d:propfind xmlns:d="DAV:"><d:prop><d:getetag/></d:prop></d:propfind>'
+    listing = send("PROPFIND", addressbook, body, [("Content-Type", "application/xml"), ("Depth", "1")]).decode()
+    hrefs = re.findall(r"<(?:\w+:)?href>([^<]+)</(?:\w+:)?href>", listing)
+    return sorted(urllib.parse.urljoin(addressbook, href) for href in hrefs if href.endswith(".vcf"))
+
+
+def change(url, note):
+    """Has the card at `url` changed on the server, as another client would."""
+    text = send("GET", url).decode()
+    send("PUT", url, text.replace("END:VCARD", f"NOTE:{note}\r\nEND:VCARD").encode(),
+         [("Content-Type", "text/vcard; charset=utf-8")])
 
 
 def warm(url):
@@ -72,11 +107,7 @@ def warm(url):
                   b'<d:prop><d:getetag/></d:prop></d:sync-collection>',
     }
     for method, body in bodies.items():
-        request = urllib.request.Request(url, data=body, method=method)
-        request.add_header("Authorization", "Basic " + base64.b64encode(f"{USER}:{PASSWORD}".encode()).decode())
-        request.add_header("Content-Type", "application/xml")
-        request.add_header("Depth", "1")
-        urllib.request.urlopen(request, timeout=600).read()
+        send(method, url, body, [("Content-Type", "application/xml"), ("Depth", "1")])
 
 
 def fill(binary, folder, collection, count, seed=3, prefix="", photos=0):
@@ -102,12 +133,31 @@ def fill(binary, folder, collection, count, seed=3, prefix="", photos=0):
     return names, exported
 
 
-def measure(binary, folder, server, count, runs, photos):
+def populate(binary, folder, kind, server, count, photos):
+    """Puts `count` generated cards on the server: into Radicale's storage
+    directly, elsewhere by a sync of a database that holds them. Returns
+    their ids."""
+    if kind == "radicale":
+        collection = os.path.join(folder, "server", "collections", "collection-root", USER, "contacts")
+        fill(binary, folder, collection, count, photos=photos)
+        warm(server["addressbook"])
+        source = os.path.join(folder, "source-3.sqlite")
+    else:
+        source = os.path.join(folder, "source.sqlite")
+        data = os.path.join(folder, "contacts.json")
+        with open(data, "w") as f:
+            subprocess.run([binary, "generate", "--contacts", str(count), "--seed", "3", "--photos", str(photos)],
+                           stdout=f, check=True)
+        cli(binary, source, "init", "--no-seed")
+        cli(binary, source, "remote", "add", "home", server["addressbook"], *CREDENTIALS)
+        cli(binary, source, "import", data, "--book", "home")
+        cli(binary, source, "sync")
+    return {c["id"] for c in json.loads(cli(binary, source, "export", "--format", "json"))}
+
+
+def measure(binary, folder, server, count, runs):
     vdirsyncer = os.path.join(os.path.dirname(sys.executable), "vdirsyncer")
-    env = dict(os.environ, SYNC_PASSWORD=PASSWORD)
-    collection = os.path.join(folder, "server", "collections", "collection-root", USER, "contacts")
-    names, exported = fill(binary, folder, collection, count, photos=photos)
-    warm(server["addressbook"])
+    env = ENV
     firsts = {"contactsdb": [], "vdirsyncer": []}
     peaks = {"contactsdb": [], "vdirsyncer": []}
     for run in range(runs):
@@ -130,6 +180,7 @@ def measure(binary, folder, server, count, runs, photos):
               f"(peak {peaks['contactsdb'][-1]:.0f} MB), vdirsyncer {seconds:.2f} s (peak {peaks['vdirsyncer'][-1]:.0f} MB)",
               flush=True)
 
+    urls = card_urls(server["addressbook"])
     incrementals = {"contactsdb": [], "vdirsyncer": []}
     idle = {"contactsdb": [], "vdirsyncer": []}
     db, config = os.path.join(folder, "first0.sqlite"), os.path.join(folder, "first0", "vdirsyncer.conf")
@@ -145,9 +196,8 @@ def measure(binary, folder, server, count, runs, photos):
 
     for run in range(runs):
         both("sync with nothing to do", "pulled: 0 new, 0 changed, 0 deleted", idle)
-        for name in names[run * 10:run * 10 + 10]:
-            text = open(os.path.join(exported, name), encoding="utf-8").read()
-            put(server["addressbook"] + name, text.replace("END:VCARD", f"NOTE:changed in run {run}\r\nEND:VCARD"))
+        for url in urls[run * 10:run * 10 + 10]:
+            change(url, f"changed in run {run}")
         both("incremental sync of 10 changes", "pulled: 0 new, 10 changed", incrementals)
 
     print(f"peak memory of a first sync: contactsdb {max(peaks['contactsdb']):.0f} MB, "
