@@ -190,8 +190,7 @@ package enum DAVXML {
                     // The reader leaves a CDATA section's line breaks as
                     // written; XML reads every one as LF (XML 1.0 §2.11),
                     // and a CDATA section holds no character reference.
-                    appendText((DAVXML.string(xmlTextReaderConstValue(reader)) ?? "")
-                        .replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n"))
+                    appendText(DAVXML.string(xmlTextReaderConstValue(reader), breakingLinesAsXML: true) ?? "")
                 default:
                     break
                 }
@@ -294,7 +293,22 @@ package enum DAVXML {
         }
     }
 
-    private static func string(_ text: UnsafePointer<xmlChar>?) -> String? {
-        text.map { String(decoding: UnsafeBufferPointer(start: $0, count: strlen(UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self))), as: UTF8.self) }
+    /// - parameter breakingLinesAsXML: CR LF and a lone CR become LF, on
+    ///   the bytes: a CDATA section may hold a card of megabytes.
+    private static func string(_ text: UnsafePointer<xmlChar>?, breakingLinesAsXML: Bool = false) -> String? {
+        guard let text else { return nil }
+        let bytes = UnsafeBufferPointer(start: text, count: strlen(UnsafeRawPointer(text).assumingMemoryBound(to: CChar.self)))
+        guard breakingLinesAsXML, bytes.contains(UInt8(ascii: "\r")) else { return String(decoding: bytes, as: UTF8.self) }
+        var lines: [UInt8] = []
+        lines.reserveCapacity(bytes.count)
+        let (cr, lf) = (UInt8(ascii: "\r"), UInt8(ascii: "\n"))
+        for (index, byte) in bytes.enumerated() {
+            if byte != cr {
+                lines.append(byte)
+            } else if index + 1 == bytes.count || bytes[index + 1] != lf {
+                lines.append(lf)
+            }
+        }
+        return String(decoding: lines, as: UTF8.self)
     }
 }

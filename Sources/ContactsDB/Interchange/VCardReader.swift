@@ -142,7 +142,9 @@ package struct VCardReader {
                encoding != .utf8, encoding != .ascii {
                 legacyCharset = encoding
             }
-            let isMarker = line.value.trimmingCharacters(in: .whitespaces).uppercased() == "VCARD"
+            // Asked of BEGIN and END lines alone: a photo's value is long.
+            let isMarker = (line.name == "BEGIN" || line.name == "END")
+                && line.value.trimmingCharacters(in: .whitespaces).uppercased() == "VCARD"
             if line.name == "BEGIN" && isMarker {
                 depth += 1
                 if depth >= 2 { nested.append("BEGIN:VCARD") }
