@@ -90,6 +90,20 @@ struct SyncPartsTests {
         #expect(status.responses[1].status == 404)
     }
 
+    @Test(arguments: [
+        ("FN:Ёж\r\nEND:VCARD", "FN:Ёж\nEND:VCARD"), ("FN:a\rEND:VCARD\r", "FN:a\nEND:VCARD\n"),
+        ("FN:a\r\r\nEND", "FN:a\n\nEND"), ("FN:a\nEND", "FN:a\nEND"),
+    ])
+    func aCDATASectionsLineBreaksAreReadAsXMLReadsThem(_ written: String, _ read: String) throws {
+        let xml = """
+            <d:multistatus xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:carddav"><d:response><d:href>/c/a.vcf</d:href>\
+            <d:propstat><d:prop><c:address-data><![CDATA[\(written)]]></c:address-data></d:prop>\
+            <d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response></d:multistatus>
+            """
+        let status = try DAVXML.multistatus(Data(xml.utf8), from: URL(string: "http://127.0.0.1/c/")!)
+        #expect(status.responses.first?.property("address-data")?.text == read)
+    }
+
     @Test(arguments: ["", "<html>Proxy error</html>", "<d:multistatus xmlns:d=\"urn:other\"/>", "<a><b></a>"])
     func anAnswerThatIsNoMultistatusFailsWithASentence(_ text: String) {
         let error = #expect(throws: ContactsDBError.self) {
