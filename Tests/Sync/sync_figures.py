@@ -59,18 +59,19 @@ def cli(binary, db, *arguments):
 
 def timed(command, env=None, peaks=None):
     """Runs the command; its seconds and output. Its peak resident memory
-    in MB is appended to `peaks` when given."""
-    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+    in MB is appended to `peaks` when given, as GNU time reads it: a child's
+    own maximum from wait4 would count this script's memory too, which the
+    child holds between fork and exec."""
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err, \
+            tempfile.NamedTemporaryFile("r") as peak:
         started = time.perf_counter()
-        process = subprocess.Popen(command, stdout=out, stderr=err, env=env)
-        _, status, usage = os.wait4(process.pid, 0)
+        process = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", peak.name, *command], stdout=out, stderr=err, env=env)
         elapsed = time.perf_counter() - started
-        process.returncode = os.waitstatus_to_exitcode(status)
         out.seek(0), err.seek(0)
         if process.returncode != 0:
             sys.exit(f"{' '.join(command)} exited {process.returncode}: {err.read()}{out.read()}")
         if peaks is not None:
-            peaks.append(usage.ru_maxrss / 1024)
+            peaks.append(int(peak.read().split()[-1]) / 1024)
         return elapsed, out.read()
 
 
