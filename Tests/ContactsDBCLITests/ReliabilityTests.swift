@@ -298,6 +298,9 @@ import Testing
                 try Bool.fetchOne(db, sql: "SELECT count(*) FROM pragma_index_info('contact_on_company_desc') WHERE name = 'isPersonHead'")
                     ?? false
             }),
+            ("0026_synced_cards_by_rowid", { db in
+                try Bool.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE name = 'syncedCard_on_etag'") ?? false
+            }),
         ]
         let upgrades = try listed + SchemaMigration.bundled.dropFirst(listed.count + 1).map { migration in
             (migration.identifier, try Self.firstObject(createdBy: migration.sql))

@@ -97,11 +97,14 @@ package struct SyncState {
             """, arguments: [book]) ?? false
     }
 
-    /// The ETag of every card the server is known to hold, by href.
+    /// The ETag of every card the server is known to hold, by href: read
+    /// from an index that holds both, less the few new cards whose push is
+    /// not confirmed, from an index of their own (Schema/0026).
     package func etags(_ db: Database) throws -> [String: String?] {
         var etags: [String: String?] = [:]
         try db.forEachRow("""
-            SELECT href, etag FROM syncedCard WHERE bookId = ?1 AND base IS NOT NULL
+            SELECT href, etag FROM syncedCard
+            WHERE bookId = ?1 AND href NOT IN (SELECT href FROM syncedCard WHERE bookId = ?1 AND base IS NULL)
             UNION ALL SELECT href, etag FROM syncedGroup WHERE bookId = ?1
             """, [book]) {
             etags[$0.text(0)] = $0.optionalText(1)
