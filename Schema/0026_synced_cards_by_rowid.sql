@@ -1,8 +1,8 @@
 -- A synced card's record is read by its contact at every sync: each
 -- contact's is looked up to see whether it changed since, and every
--- record's href and ETag are listed (docs/performance.md, "A sync with
--- nothing to do, at 100,000 cards"). These reads made a sync with nothing
--- to do take 6 s at 100,000 cards, a tenth with photos.
+-- record's href and ETag are listed. These reads made a sync with nothing
+-- to do take 6 s at 100,000 cards, a tenth with photos (docs/performance.md,
+-- "Syncs of 100,000 cards with Cyrus").
 --
 -- As a table without rowid, each record sat in the b-tree of its key with
 -- its base, the card's JSON as last agreed (a photo's included), and
