@@ -20,7 +20,6 @@ Run with the Python of .build-python, which has Radicale and vdirsyncer.
 import base64
 import json
 import os
-import re
 import shutil
 import statistics
 import subprocess
@@ -29,6 +28,7 @@ import tempfile
 import time
 import urllib.parse
 import urllib.request
+import xml.etree.ElementTree as ElementTree
 
 import davserver
 from davserver import running, vdirsyncer_config
@@ -87,8 +87,8 @@ def send(method, url, body=None, headers=()):
 def card_urls(addressbook):
     """The address of each card the address book lists."""
     body = b'<?xml version="1.0"?><d:propfind xmlns:d="DAV:"><d:prop><d:getetag/></d:prop></d:propfind>'
-    listing = send("PROPFIND", addressbook, body, [("Content-Type", "application/xml"), ("Depth", "1")]).decode()
-    hrefs = re.findall(r"<(?:\w+:)?href>([^<]+)</(?:\w+:)?href>", listing)
+    listing = send("PROPFIND", addressbook, body, [("Content-Type", "application/xml"), ("Depth", "1")])
+    hrefs = [element.text.strip() for element in ElementTree.fromstring(listing).iter("{DAV:}href")]
     return sorted(urllib.parse.urljoin(addressbook, href) for href in hrefs if href.endswith(".vcf"))
 
 
@@ -113,8 +113,7 @@ def warm(url):
 
 def fill(binary, folder, collection, count, seed=3, prefix="", photos=0):
     """Writes `count` generated cards, their ids prefixed by `prefix`, into a
-    Radicale collection's folder; returns the cards' file names there and
-    the folder they were exported to."""
+    Radicale collection's folder."""
     source = os.path.join(folder, f"source-{seed}.sqlite")
     subprocess.run([binary, "--db", source, "init", "--no-seed"], check=True, capture_output=True)
     generated = os.path.join(folder, f"generated-{seed}.json")
@@ -128,10 +127,8 @@ def fill(binary, folder, collection, count, seed=3, prefix="", photos=0):
     exported = os.path.join(folder, f"exported-{seed}")
     subprocess.run([binary, "--db", source, "export", "--format", "vcard", "--vcard-version", "3.0",
                     "--directory", exported], check=True, capture_output=True)
-    names = sorted(os.listdir(exported))
-    for name in names:
+    for name in os.listdir(exported):
         shutil.copy(os.path.join(exported, name), collection)
-    return names, exported
 
 
 def populate(binary, folder, kind, server, count, photos):
@@ -158,15 +155,14 @@ def populate(binary, folder, kind, server, count, photos):
 
 def measure(binary, folder, server, count, runs):
     vdirsyncer = os.path.join(os.path.dirname(sys.executable), "vdirsyncer")
-    env = ENV
     firsts = {"contactsdb": [], "vdirsyncer": []}
     peaks = {"contactsdb": [], "vdirsyncer": []}
     for run in range(runs):
         db = os.path.join(folder, f"first{run}.sqlite")
         subprocess.run([binary, "--db", db, "init", "--no-seed"], check=True, capture_output=True)
         subprocess.run([binary, "--db", db, "remote", "add", "home", server["addressbook"], "--username", USER,
-                        "--password-env", "SYNC_PASSWORD"], check=True, capture_output=True, env=env)
-        seconds, report = timed([binary, "--db", db, "sync"], env, peaks["contactsdb"])
+                        "--password-env", "SYNC_PASSWORD"], check=True, capture_output=True, env=ENV)
+        seconds, report = timed([binary, "--db", db, "sync"], ENV, peaks["contactsdb"])
         if not report.startswith(f"pulled: {count} new"):
             sys.exit(f"the first sync reported {report!r}")
         firsts["contactsdb"].append(seconds)
@@ -187,7 +183,7 @@ def measure(binary, folder, server, count, runs):
     db, config = os.path.join(folder, "first0.sqlite"), os.path.join(folder, "first0", "vdirsyncer.conf")
 
     def both(label, expected, figures):
-        seconds, report = timed([binary, "--db", db, "sync"], env)
+        seconds, report = timed([binary, "--db", db, "sync"], ENV)
         if not report.startswith(expected):
             sys.exit(f"the {label} reported {report!r}")
         figures["contactsdb"].append(seconds)
