@@ -255,3 +255,55 @@ extension DeferredIndexesTests {
         #expect(try store.contact(id: "c121") == nil)
     }
 }
+
+extension DeferredIndexesTests {
+    /// Contacts inserted with a person while the person triggers are
+    /// deferred head their person, carry its attributes and are counted
+    /// once the import ends, as the triggers would have had them: two
+    /// joining a person of stored contacts, two making a new one (copies
+    /// of stored contacts' names, without their phones and the rest).
+    @Test func contactsInsertedWithAPersonWhileDeferringAreLinkedAsRowByRow() throws {
+        func linked(deferring: Bool) throws -> ContactStore {
+            let store = try ContactStore.makeEmpty()
+            try store.add(Array(Self.drafts.prefix(60)))
+            try store.write { db in
+                try db.execute(sql: "UPDATE contact SET personId = 1 WHERE id IN ('c1', 'c2')")
+                var indexes = try DeferredIndexes(db, minimumContacts: 50)
+                if deferring { try indexes.expect(60, db) }
+                let triggers = "SELECT count(*) FROM sqlite_master WHERE name IN ('contact_person_insert', 'contact_personAttributes_insert', 'contact_personCounts_insert')"
+                #expect(try Int.fetchOne(db, sql: triggers) == (deferring ? 0 : 3))
+                let writer = try ContactWriter(db)
+                for draft in Self.drafts[60..<110] { _ = try writer.insert(draft, at: "", now: Timestamp.string(from: Date())) }
+                for (id, person) in [("c3", 1), ("c4", 1), ("c5", 2), ("c6", 2)] {
+                    try db.execute(sql: """
+                        INSERT INTO contact (id, firstName, lastName, company, displayName, sortName, sectionKey, sortIndex,
+                                             sortKey, createdAt, updatedAt, personId)
+                        SELECT id || '-linked', firstName, lastName, company, displayName, sortName, sectionKey, sortIndex,
+                               sortKey, createdAt, updatedAt, ?
+                        FROM contact WHERE id = ?
+                        """, arguments: [person, id])
+                }
+                try indexes.finish(db)
+            }
+            return store
+        }
+        let (deferred, rowByRow) = (try linked(deferring: true), try linked(deferring: false))
+        func state(_ store: ContactStore) throws -> [[String]] {
+            try store.read { db in
+                try ["SELECT id, personId, isPersonHead, personAttributes FROM contact WHERE personId IS NOT NULL ORDER BY id",
+                     "SELECT * FROM sectionCount ORDER BY sortIndex", "SELECT * FROM attributeCount ORDER BY attributes"].map { sql in
+                    try Row.fetchAll(db, sql: sql).map(\.description)
+                }
+            }
+        }
+        let linkedRows = try state(rowByRow)[0]
+        #expect(linkedRows.count == 6)
+        #expect(linkedRows.filter { $0.contains("isPersonHead:1") }.count == 2)
+        #expect(try state(deferred) == state(rowByRow))
+        #expect(try deferred.diagnose().allSatisfy(\.isHealthy))
+        for unified in [ContactQuery().unified(), ContactQuery().unified().filter(.has(.telegram))] {
+            #expect(try deferred.ids(matching: unified) == rowByRow.ids(matching: unified))
+            #expect(try deferred.count(matching: unified) == rowByRow.count(matching: unified))
+        }
+    }
+}

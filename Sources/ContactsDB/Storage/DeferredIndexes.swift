@@ -27,7 +27,7 @@ package struct DeferredIndexes {
     /// Each insert trigger deferred, and the statement that does, at the
     /// end, what it would have done for the contacts after `?`: from the
     /// view or the column the trigger itself reads (Schema/0004, 0005,
-    /// 0007, 0009).
+    /// 0007, 0009, 0019, 0021).
     private static let triggers = [
         "contact_counts_insert": "",  // the counts are rebuilt whole
         "contact_search_insert": """
@@ -46,6 +46,25 @@ package struct DeferredIndexes {
             INSERT OR IGNORE INTO phoneWindow (window, phoneKey)
                 SELECT window, phoneKey FROM phoneWindowOf WHERE contactPk > ? ORDER BY window, phoneKey
             """,
+        // The person triggers (Schema/0019, 0021) act only on a contact
+        // inserted with a person, which ``ContactWriter`` never writes
+        // (links are made by updates), yet each insert statement runs
+        // their programs to test their WHEN: SQLite gives each one a frame
+        // of registers, allocated and zeroed again at every statement,
+        // about 28,600 instructions a contact for the three. Led by the
+        // persons' own index, the catch-ups read only linked contacts.
+        "contact_person_insert": """
+            UPDATE contact SET isPersonHead = 1 - isPersonHead
+            WHERE personId IN (SELECT personId FROM contact WHERE personId IS NOT NULL AND pk > ?)
+                AND isPersonHead <> (pk = (SELECT card.pk FROM contact AS card WHERE card.personId = contact.personId
+                                           ORDER BY card.sortIndex, card.sortKey, card.id LIMIT 1))
+            """,
+        "contact_personAttributes_insert": """
+            UPDATE contact SET personAttributes = person.attributes FROM personAttributesOf AS person
+            WHERE person.personId IN (SELECT personId FROM contact WHERE personId IS NOT NULL AND pk > ?)
+                AND contact.personId = person.personId AND contact.personAttributes IS NOT person.attributes
+            """,
+        "contact_personCounts_insert": "",  // the counts are rebuilt whole
     ]
     /// While deferring, the search indexes (the text's, the phone digits'
     /// and windows) are caught up every this many contacts rather than
