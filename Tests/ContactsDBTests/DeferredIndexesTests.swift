@@ -307,3 +307,22 @@ extension DeferredIndexesTests {
         }
     }
 }
+
+extension DeferredIndexesTests {
+    /// The person triggers' catch-ups find the linked contacts among those
+    /// imported from the persons' index, not by reading every row the
+    /// import wrote.
+    @Test func thePersonCatchUpsReadThePersonsIndex() throws {
+        let store = try ContactStore.makeEmpty()
+        let plans = try store.read { db in
+            try ["contact_person_insert", "contact_personAttributes_insert"].map { name in
+                try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + DeferredIndexes.triggers[name]!, arguments: [0])
+                    .map { $0["detail"] as String }
+            }
+        }
+        for plan in plans {
+            #expect(plan.contains { $0.contains("contact_on_person") })
+            #expect(!plan.contains { $0.contains("rowid>?") })
+        }
+    }
+}

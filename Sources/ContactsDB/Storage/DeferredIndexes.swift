@@ -28,7 +28,7 @@ package struct DeferredIndexes {
     /// end, what it would have done for the contacts after `?`: from the
     /// view or the column the trigger itself reads (Schema/0004, 0005,
     /// 0007, 0009, 0019, 0021).
-    private static let triggers = [
+    static let triggers = [
         "contact_counts_insert": "",  // the counts are rebuilt whole
         "contact_search_insert": """
             INSERT INTO contactSearch (rowid, searchWords) SELECT pk, searchWords FROM contact WHERE pk > ?
@@ -51,17 +51,19 @@ package struct DeferredIndexes {
         // (links are made by updates), yet each insert statement runs
         // their programs to test their WHEN: SQLite gives each one a frame
         // of registers, allocated and zeroed again at every statement,
-        // about 28,600 instructions a contact for the three. Led by the
-        // persons' own index, the catch-ups read only linked contacts.
+        // about 28,600 instructions a contact for the three. The catch-ups
+        // read only linked contacts, from the persons' own index: `+pk`
+        // keeps the key's range from leading, which would read every row
+        // the import wrote.
         "contact_person_insert": """
             UPDATE contact SET isPersonHead = 1 - isPersonHead
-            WHERE personId IN (SELECT personId FROM contact WHERE personId IS NOT NULL AND pk > ?)
+            WHERE personId IN (SELECT personId FROM contact WHERE personId IS NOT NULL AND +pk > ?)
                 AND isPersonHead <> (pk = (SELECT card.pk FROM contact AS card WHERE card.personId = contact.personId
                                            ORDER BY card.sortIndex, card.sortKey, card.id LIMIT 1))
             """,
         "contact_personAttributes_insert": """
             UPDATE contact SET personAttributes = person.attributes FROM personAttributesOf AS person
-            WHERE person.personId IN (SELECT personId FROM contact WHERE personId IS NOT NULL AND pk > ?)
+            WHERE person.personId IN (SELECT personId FROM contact WHERE personId IS NOT NULL AND +pk > ?)
                 AND contact.personId = person.personId AND contact.personAttributes IS NOT person.attributes
             """,
         "contact_personCounts_insert": "",  // the counts are rebuilt whole
