@@ -270,7 +270,10 @@ extension DeferredIndexesTests {
                 try db.execute(sql: "UPDATE contact SET personId = 1 WHERE id IN ('c1', 'c2')")
                 var indexes = try DeferredIndexes(db, minimumContacts: 50)
                 if deferring { try indexes.expect(60, db) }
-                let triggers = "SELECT count(*) FROM sqlite_master WHERE name IN ('contact_person_insert', 'contact_personAttributes_insert', 'contact_personCounts_insert')"
+                let triggers = """
+                    SELECT count(*) FROM sqlite_master
+                    WHERE name IN ('contact_person_insert', 'contact_personAttributes_insert', 'contact_personCounts_insert')
+                    """
                 #expect(try Int.fetchOne(db, sql: triggers) == (deferring ? 0 : 3))
                 let writer = try ContactWriter(db)
                 for draft in Self.drafts[60..<110] { _ = try writer.insert(draft, at: "", now: Timestamp.string(from: Date())) }
