@@ -96,4 +96,19 @@ import Testing
         #expect(lines.contains("DTSTAMP:20261122T091500Z"))
         #expect(lines.suffix(2) == ["END:VCALENDAR", ""])
     }
+
+    /// What `birthdays --format ics` writes as it goes.
+    @Test func aCalendarWrittenAPartAtATimeIsTheWholeOneInWholeLines() {
+        let events = (1...40).map { n in
+            YearlyEvent(uid: "c\(n)/birthday", stamp: "20261122T091500Z", start: PartialDate(year: 1972, month: 1 + n % 12, day: n % 28 + 1),
+                        summary: String(repeating: "Мария Иванова ", count: n % 7) + "(\(n))", category: "BIRTHDAY")
+        }
+        var parts: [String] = []
+        ICalendarWriter.write(events, name: "Birthdays") { parts.append($0) }
+        #expect(parts.joined() == ICalendarWriter.calendar(events, name: "Birthdays"))
+        // The head, one part per event, the end.
+        #expect(parts.count == events.count + 2)
+        #expect(parts.allSatisfy { $0.hasSuffix("\r\n") && !$0.hasPrefix(" ") })
+        #expect(parts.dropFirst().dropLast().allSatisfy { $0.hasPrefix("BEGIN:VEVENT\r\n") })
+    }
 }

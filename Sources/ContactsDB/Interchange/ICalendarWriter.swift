@@ -32,13 +32,28 @@ package enum ICalendarWriter {
     package static func calendar(_ events: [YearlyEvent], name: String) -> String {
         var text = ""
         text.reserveCapacity(events.count * 260 + 200)
+        write(events, name: name) { text += $0 }
+        return text
+    }
+
+    /// The same calendar a part at a time, in order: its head, each event,
+    /// its end. A million contacts' calendar is some 80 MB of text, which a
+    /// writer to a file or a socket need never hold whole.
+    package static func write(_ events: [YearlyEvent], name: String, to output: (String) throws -> Void) rethrows {
+        var part = ""
         for line in ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//contactsdb//birthdays//EN", "CALSCALE:GREGORIAN",
                      "X-WR-CALNAME:" + escape(name)] {
-            append(line, to: &text)
+            append(line, to: &part)
         }
-        for event in events { append(event, to: &text) }
-        append("END:VCALENDAR", to: &text)
-        return text
+        try output(part)
+        for event in events {
+            part.removeAll(keepingCapacity: true)
+            append(event, to: &part)
+            try output(part)
+        }
+        part.removeAll(keepingCapacity: true)
+        append("END:VCALENDAR", to: &part)
+        try output(part)
     }
 
     private static func append(_ event: YearlyEvent, to text: inout String) {

@@ -4,13 +4,27 @@ import Foundation
 /// apps subscribe to (docs/cli.md, `birthdays --format ics`):
 /// ``ContactStore/birthdayCalendar(inBooks:)``.
 public struct BirthdayCalendar: Sendable {
-    /// The calendar, CRLF line ends, folded and escaped.
-    public var text: String
+    /// Its events, in the calendar's order.
+    package var events: [YearlyEvent]
     /// How many events it holds: one per birthday and per anniversary.
-    public var eventCount: Int
+    public var eventCount: Int { events.count }
     /// Dates a card wrote that are not dates (kept as written in the
     /// contact's `extra`), which the calendar leaves out.
     public var leftOut: Int
+
+    /// The calendar, CRLF line ends, folded and escaped, made whole.
+    public var text: String {
+        ICalendarWriter.calendar(events, name: Self.name)
+    }
+
+    /// Gives `output` the calendar's ``text`` a part at a time (its head,
+    /// then each event), so that a large one is never held whole.
+    public func write(to output: (String) throws -> Void) rethrows {
+        try ICalendarWriter.write(events, name: Self.name, to: output)
+    }
+
+    /// The calendar's name, which calendar apps show.
+    static let name = "Birthdays"
 
     /// The file name of the feed `serve` offers.
     public static let feedFile = "birthdays.ics"
@@ -58,6 +72,7 @@ extension ContactStore {
             guard let date = PartialDate(row.value) else { leftOut += 1; continue }
             events.append((Self.event(row, date), row))
         }
+        rows = []
         events.sort { a, b in
             let (x, y) = (a.event.start, b.event.start)
             if (x.month, x.day) != (y.month, y.day) { return (x.month, x.day) < (y.month, y.day) }
@@ -66,8 +81,7 @@ extension ContactStore {
             if a.row.id != b.row.id { return a.row.id < b.row.id }
             return (a.row.label == nil ? -1 : a.row.position) < (b.row.label == nil ? -1 : b.row.position)
         }
-        let text = ICalendarWriter.calendar(events.map(\.event), name: "Birthdays")
-        return BirthdayCalendar(text: text, eventCount: events.count, leftOut: leftOut)
+        return BirthdayCalendar(events: events.map(\.event), leftOut: leftOut)
     }
 
     /// The event of one stored date.

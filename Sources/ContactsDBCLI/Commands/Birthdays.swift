@@ -67,7 +67,7 @@ extension ContactsDBCommand {
         /// The calendar on stdout; the dates it leaves out counted on stderr.
         private func writeCalendar(_ store: ContactStore) throws {
             let calendar = try store.birthdayCalendar(inBooks: books.names)
-            StandardOutput.write(calendar.text)
+            calendar.write { StandardOutput.write($0) }
             try StandardOutput.finish()
             if calendar.leftOut > 0 {
                 Terminal.printNotice("left out \(calendar.leftOut) dates that are not dates (kept as the cards wrote them)")
