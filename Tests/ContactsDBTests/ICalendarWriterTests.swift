@@ -65,6 +65,15 @@ import Testing
         #expect(unfolded(text) == line + "\r\n")
     }
 
+    @Test func aLineOf75OctetsStaysWholeAndOneOf76IsFolded() {
+        var text = ""
+        ICalendarWriter.append(String(repeating: "a", count: 73) + "é", to: &text)
+        #expect(text == String(repeating: "a", count: 73) + "é\r\n")
+        text = ""
+        ICalendarWriter.append(String(repeating: "a", count: 74) + "é", to: &text)
+        #expect(text == String(repeating: "a", count: 74) + "\r\n é\r\n")
+    }
+
     @Test func textIsEscapedAsRFC5545Says() {
         #expect(ICalendarWriter.escape(#"a\b;c,d"#) == #"a\\b\;c\,d"#)
         #expect(ICalendarWriter.escape("one\ntwo\r\nthree\rfour") == #"one\ntwo\nthree\nfour"#)

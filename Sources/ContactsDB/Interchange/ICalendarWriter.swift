@@ -81,6 +81,8 @@ package enum ICalendarWriter {
     /// escaped, every line break written `\n`. Other control characters,
     /// which TEXT cannot hold, are left out.
     package static func escape(_ text: String) -> String {
+        // Most values hold nothing to escape or leave out.
+        guard text.utf8.contains(where: needsEscaping) else { return text }
         var escaped = ""
         escaped.reserveCapacity(text.utf8.count)
         var afterCR = false
@@ -100,9 +102,23 @@ package enum ICalendarWriter {
         return escaped
     }
 
+    /// An octet for which ``escape(_:)`` looks at each scalar: a
+    /// backslash, semicolon or comma, or a control character (a tab, which
+    /// it keeps, included).
+    private static func needsEscaping(_ octet: UInt8) -> Bool {
+        octet < 0x20 || octet == 0x7F
+            || octet == UInt8(ascii: "\\") || octet == UInt8(ascii: ";") || octet == UInt8(ascii: ",")
+    }
+
     /// Appends `line` folded: after 75 octets, CRLF and a space, at a
     /// scalar's start so that no UTF-8 sequence is cut.
     package static func append(_ line: String, to text: inout String) {
+        // Most lines fit whole: no scalar need be looked at.
+        if line.utf8.count <= lineOctets {
+            text += line
+            text += "\r\n"
+            return
+        }
         var octets = 0
         for scalar in line.unicodeScalars {
             let width = UTF8.width(scalar)
