@@ -62,7 +62,9 @@ enum Terminal {
     /// Columns a string takes on a terminal: East Asian wide characters
     /// (Hangul, Han, kana, full-width forms) take two.
     static func width(_ text: String) -> Int {
-        text.unicodeScalars.reduce(0) { total, scalar in
+        // Most cells are ASCII, one column a byte.
+        if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.utf8.count }
+        return text.unicodeScalars.reduce(0) { total, scalar in
             switch scalar.value {
             case 0x0300...0x036F, 0x200B...0x200F: return total
             case 0x1100...0x115F, 0x2E80...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F,
