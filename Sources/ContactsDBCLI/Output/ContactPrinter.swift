@@ -112,13 +112,26 @@ enum ContactPrinter {
         }
     }
 
+    /// The rows as lines of columns two spaces apart, each as wide as its
+    /// widest cell; the last column is not padded.
     static func alignedColumns(_ rows: [[String]]) -> String {
-        let widths = rows[0].indices.map { column in rows.map { Terminal.width($0[column]) }.max() ?? 0 }
-        return rows.map { row in
-            row.enumerated().map { column, cell in
-                column == row.count - 1 ? cell : Terminal.padded(cell, to: widths[column])
-            }.joined(separator: "  ") + "\n"
-        }.joined()
+        // Each cell is measured once and the text made in one string: a
+        // table of thousands of rows (`birthdays`) is most of its command.
+        let cellWidths = rows.map { $0.map(Terminal.width) }
+        let widths = rows[0].indices.map { column in cellWidths.map { $0[column] }.max() ?? 0 }
+        let spaces = String(repeating: " ", count: (widths.max() ?? 0) + 2)
+        var text = ""
+        text.reserveCapacity(rows.count * (widths.reduce(0, +) + 2 * widths.count))
+        for (row, rowWidths) in zip(rows, cellWidths) {
+            for (column, cell) in row.enumerated() {
+                text += cell
+                if column < row.count - 1 {
+                    text.append(contentsOf: Substring(spaces.utf8.prefix(widths[column] - rowWidths[column] + 2)))
+                }
+            }
+            text += "\n"
+        }
+        return text
     }
 
     /// The contacts as CSV, with as many numbered columns as they need.
