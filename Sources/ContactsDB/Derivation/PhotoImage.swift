@@ -153,9 +153,11 @@ public struct PhotoImage: Hashable, Sendable {
     }
 
     /// One decode at a time in the process. Imports derive contacts on two
-    /// threads, and two decodes at once in Debian's libvips 8.14 once
-    /// aborted an import of 10,000 photos with a double free in libjpeg;
-    /// serialized, the thumbnails still come off the writer's thread.
+    /// threads, and thumbnails made at once on several threads by Debian's
+    /// libvips 8.14 end, now and then, in a crash where liborc frees the
+    /// vector code a shrink compiled (docs/performance.md, "Thumbnails on
+    /// several threads"); serialized, they still come off the writer's
+    /// thread.
     private static let decoding = NSLock()
 
     private static func exclusively<T>(_ body: () -> T) -> T {
