@@ -1,8 +1,8 @@
 @testable import ContactsDBCLI
 import Testing
 
-/// The columns a table cell takes (docs/cli.md, "Querying"): ASCII text
-/// by its bytes, the rest by its scalars.
+/// The columns a cell of the tables `query`, `birthdays` and `book list`
+/// print takes: ASCII text one a byte, the rest by its scalars.
 @Suite struct TerminalWidthTests {
     @Test func eachCharacterTakesTheColumnsATerminalGivesIt() {
         #expect(Terminal.width("") == 0)

@@ -109,7 +109,8 @@ import Testing
     /// What `birthdays --format ics` writes as it goes.
     @Test func aCalendarWrittenAPartAtATimeIsTheWholeOneInWholeLines() {
         let events = (1...40).map { n in
-            YearlyEvent(uid: "c\(n)/birthday", stamp: "20261122T091500Z", start: PartialDate(year: 1972, month: 1 + n % 12, day: n % 28 + 1),
+            YearlyEvent(uid: "c\(n)/birthday", stamp: "20261122T091500Z",
+                        start: PartialDate(year: 1972, month: 1 + n % 12, day: n % 28 + 1),
                         summary: String(repeating: "Мария Иванова ", count: n % 7) + "(\(n))", category: "BIRTHDAY")
         }
         var parts: [String] = []

@@ -116,7 +116,8 @@ enum ContactPrinter {
     /// widest cell; the last column is not padded.
     static func alignedColumns(_ rows: [[String]]) -> String {
         // Each cell is measured once and the text made in one string: a
-        // table of thousands of rows (`birthdays`) is most of its command.
+        // table of thousands of rows (`birthdays`) is a large part of its
+        // command's work (docs/performance.md).
         let cellWidths = rows.map { $0.map(Terminal.width) }
         let widths = rows[0].indices.map { column in cellWidths.map { $0[column] }.max() ?? 0 }
         let spaces = String(repeating: " ", count: (widths.max() ?? 0) + 2)
