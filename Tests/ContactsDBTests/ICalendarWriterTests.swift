@@ -65,7 +65,9 @@ import Testing
         #expect(unfolded(text) == line + "\r\n")
     }
 
-    @Test func aLineOf75OctetsStaysWholeAndOneOf76IsFolded() {
+    /// A line is measured in octets, not characters, before it is copied
+    /// whole: 75 characters of 76 octets are folded.
+    @Test func aLineOf75CharactersButMoreOctetsIsFolded() {
         var text = ""
         ICalendarWriter.append(String(repeating: "a", count: 73) + "é", to: &text)
         #expect(text == String(repeating: "a", count: 73) + "é\r\n")

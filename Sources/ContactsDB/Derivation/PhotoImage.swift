@@ -154,9 +154,9 @@ public struct PhotoImage: Hashable, Sendable {
 
     /// One decode at a time in the process. Imports derive contacts on two
     /// threads, and thumbnails made at once on several threads by Debian's
-    /// libvips 8.14 end, now and then, in a crash where liborc frees the
-    /// vector code a shrink compiled (docs/performance.md, "Thumbnails on
-    /// several threads"); serialized, they still come off the writer's
+    /// libvips 8.14 end, now and then, in a crash where liborc frees an
+    /// operation's compiled vector code (docs/performance.md, "Thumbnails
+    /// on several threads"); serialized, they still come off the writer's
     /// thread.
     private static let decoding = NSLock()
 
