@@ -117,10 +117,18 @@ import Testing
         }
         var parts: [String] = []
         ICalendarWriter.write(events, name: "Birthdays") { parts.append($0) }
-        #expect(parts.joined() == ICalendarWriter.calendar(events, name: "Birthdays"))
-        // The head, one part per event, the end.
+        // The head, one part per event in order, the end, each of whole
+        // lines (a fold never crosses parts).
         #expect(parts.count == events.count + 2)
         #expect(parts.allSatisfy { $0.hasSuffix("\r\n") && !$0.hasPrefix(" ") })
-        #expect(parts.dropFirst().dropLast().allSatisfy { $0.hasPrefix("BEGIN:VEVENT\r\n") })
+        let lines = parts.map { unfolded($0).components(separatedBy: "\r\n").dropLast() }
+        #expect(lines.first == ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//contactsdb//birthdays//EN",
+                                "CALSCALE:GREGORIAN", "X-WR-CALNAME:Birthdays"])
+        #expect(lines.last == ["END:VCALENDAR"])
+        for (event, eventLines) in zip(events, lines.dropFirst().dropLast()) {
+            #expect(eventLines.first == "BEGIN:VEVENT" && eventLines.last == "END:VEVENT" && eventLines.count == 9)
+            #expect(eventLines.contains("UID:" + event.uid))
+            #expect(eventLines.contains("SUMMARY:" + event.summary))
+        }
     }
 }
